@@ -1,0 +1,15 @@
+// @nestjs packages are ESM-only; jest 30 cannot require() them on Node 20, so they are transformed.
+const esmOnly = ['@nestjs', 'file-type', 'load-esm', 'uid', 'strtok3', 'token-types', '@tokenizer', 'uint8array-extras', '@borewit', 'cookie'];
+const shared = {
+  transform: { '^.+\\.(t|j|mj)s$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript', decorators: true }, transform: { legacyDecorator: true, decoratorMetadata: true }, target: 'es2022' }, module: { type: 'commonjs' } }] },
+  transformIgnorePatterns: [`node_modules/(?!(${esmOnly.join('|')})/)`],
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  testEnvironment: 'node',
+};
+module.exports = {
+  projects: [
+    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/**/*.spec.ts'], testPathIgnorePatterns: ['/node_modules/', '/dist/'] },
+    { ...shared, displayName: 'integration', testMatch: ['<rootDir>/**/*.int-spec.ts'], testPathIgnorePatterns: ['/node_modules/', '/dist/'] },
+    { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'], testPathIgnorePatterns: ['/node_modules/', '/dist/'] },
+  ],
+};

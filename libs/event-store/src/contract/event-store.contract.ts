@@ -1,0 +1,116 @@
+import { randomUUID } from 'node:crypto';
+import { EventStore, NO_STREAM, RecordedEvent, START, WrongExpectedRevision, comparePositions } from '../port.js';
+
+/** The behaviour every adapter of the port must show; run by each adapter's int-spec. */
+export function describeEventStoreContract(name: string, open: () => Promise<{ store: EventStore; close(): Promise<void> }>) {
+  describe(`event store contract: ${name}`, () => {
+    let store: EventStore;
+    let close: () => Promise<void>;
+    const stream = (kind = 's') => `${kind}-${randomUUID()}`;
+    const event = (n: number) => ({ type: 'Happened', data: { n }, metadata: { requestId: `req-${n}` } });
+
+    beforeAll(async () => ({ store, close } = await open()));
+    afterAll(async () => close());
+
+    it('appends to a new stream and reads it back in order', async () => {
+      const s = stream();
+      const result = await store.append([{ stream: s, expectedRevision: NO_STREAM, events: [event(1), event(2)] }]);
+      expect(result.revisions[s]).toBe(1);
+      const events = await store.readStream(s);
+      expect(events.map((e) => [e.revision, e.data])).toEqual([[0, { n: 1 }], [1, { n: 2 }]]);
+      expect(events[1].metadata.requestId).toBe('req-2');
+      expect(comparePositions(result.position, events[1].position)).toBe(0);
+    });
+
+    it('reads a stream from a revision', async () => {
+      const s = stream();
+      await store.append([{ stream: s, expectedRevision: NO_STREAM, events: [event(1), event(2), event(3)] }]);
+      expect((await store.readStream(s, 2)).map((e) => e.data)).toEqual([{ n: 3 }]);
+    });
+
+    it('refuses a stale expected revision and writes nothing', async () => {
+      const s = stream();
+      await store.append([{ stream: s, expectedRevision: NO_STREAM, events: [event(1)] }]);
+      await expect(store.append([{ stream: s, expectedRevision: NO_STREAM, events: [event(2)] }])).rejects.toBeInstanceOf(WrongExpectedRevision);
+      await expect(store.append([{ stream: s, expectedRevision: 5, events: [event(2)] }])).rejects.toBeInstanceOf(WrongExpectedRevision);
+      expect(await store.readStream(s)).toHaveLength(1);
+    });
+
+    it('lets exactly one of many concurrent appends at the same revision win', async () => {
+      const s = stream();
+      await store.append([{ stream: s, expectedRevision: NO_STREAM, events: [event(0)] }]);
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 10 }, (_, i) => store.append([{ stream: s, expectedRevision: 0, events: [event(i + 1)] }])),
+      );
+      expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+      for (const o of outcomes) if (o.status === 'rejected') expect(o.reason).toBeInstanceOf(WrongExpectedRevision);
+      expect(await store.readStream(s)).toHaveLength(2);
+    });
+
+    it('lets exactly one of many concurrent creations of a stream win', async () => {
+      const s = stream();
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 8 }, (_, i) => store.append([{ stream: s, expectedRevision: NO_STREAM, events: [event(i)] }])),
+      );
+      expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+      expect(await store.readStream(s)).toHaveLength(1);
+    });
+
+    it('writes nothing anywhere when one stream of a multi-stream append fails its check', async () => {
+      const [a, b, c] = [stream('a'), stream('b'), stream('c')];
+      await store.append([{ stream: b, expectedRevision: NO_STREAM, events: [event(0)] }]);
+      await expect(store.append([
+        { stream: a, expectedRevision: NO_STREAM, events: [event(1)] },
+        { stream: b, expectedRevision: 7, events: [event(2)] },
+        { stream: c, expectedRevision: 'any', events: [event(3)] },
+      ])).rejects.toBeInstanceOf(WrongExpectedRevision);
+      expect(await store.readStream(a)).toHaveLength(0);
+      expect(await store.readStream(b)).toHaveLength(1);
+      expect(await store.readStream(c)).toHaveLength(0);
+    });
+
+    it('appends atomically to several streams', async () => {
+      const [a, b] = [stream('a'), stream('b')];
+      await store.append([{ stream: b, expectedRevision: NO_STREAM, events: [event(0)] }]);
+      const result = await store.append([
+        { stream: a, expectedRevision: NO_STREAM, events: [event(1)] },
+        { stream: b, expectedRevision: 0, events: [event(2), event(3)] },
+      ]);
+      expect(result.revisions).toEqual({ [a]: 0, [b]: 2 });
+      expect(await store.readStream(b)).toHaveLength(3);
+    });
+
+    it('concurrent multi-stream appends over overlapping streams never deadlock into lost writes', async () => {
+      const [a, b] = [stream('a'), stream('b')];
+      const outcomes = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => store.append(
+        i % 2 === 0
+          ? [{ stream: a, expectedRevision: 'any', events: [event(i)] }, { stream: b, expectedRevision: 'any', events: [event(i)] }]
+          : [{ stream: b, expectedRevision: 'any', events: [event(i)] }, { stream: a, expectedRevision: 'any', events: [event(i)] }],
+      )));
+      const won = outcomes.filter((o) => o.status === 'fulfilled').length;
+      expect((await store.readStream(a)).length).toBe(won);
+      expect((await store.readStream(b)).length).toBe(won);
+    });
+
+    it('a reader following the global order during concurrent appends sees every event exactly once, in a stable order', async () => {
+      const tag = randomUUID();
+      const mine = (e: RecordedEvent) => (e.data as { tag?: string }).tag === tag;
+      const seen: RecordedEvent[] = [];
+      const subscription = store.subscribe(START, async (events) => { seen.push(...events.filter(mine)); });
+      const writers = 8, perWriter = 15;
+      await Promise.all(Array.from({ length: writers }, async (_, w) => {
+        for (let i = 0; i < perWriter; i++) {
+          await store.append([{ stream: stream('w'), expectedRevision: NO_STREAM, events: [{ type: 'Tagged', data: { tag, w, i } }] }]);
+        }
+      }));
+      const deadline = Date.now() + 10_000;
+      while (seen.length < writers * perWriter && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      await subscription.close();
+      expect(seen).toHaveLength(writers * perWriter);
+      expect(new Set(seen.map((e) => e.stream)).size).toBe(writers * perWriter);
+      for (let i = 1; i < seen.length; i++) expect(comparePositions(seen[i - 1].position, seen[i].position)).toBeLessThan(0);
+      const reread = (await store.readAll(START, 1_000_000)).filter(mine);
+      expect(reread.map((e) => e.stream)).toEqual(seen.map((e) => e.stream));
+    });
+  });
+}

@@ -1,0 +1,154 @@
+import type { Pool, PoolClient } from 'pg';
+import {
+  AppendRequest, AppendResult, EventStore, LogPosition, RecordedEvent, Subscription, WrongExpectedRevision,
+} from '../port.js';
+import { EVENT_STORE_SCHEMA } from './event-store-schema.js';
+import { InlineProjector } from './sql-client.js';
+import { toRecordedEvent } from './rows.js';
+
+const DEADLOCK = '40P01';
+const UNIQUE_VIOLATION = '23505';
+
+export interface PostgresEventStoreOptions {
+  readonly pollIntervalMs?: number;
+}
+
+export class PostgresEventStore implements EventStore {
+  private projectors: InlineProjector[] = [];
+
+  constructor(private readonly pool: Pool, private readonly options: PostgresEventStoreOptions = {}) {}
+
+  async ensureSchema(): Promise<void> {
+    await this.pool.query(EVENT_STORE_SCHEMA);
+  }
+
+  /** Inline projections run in the append's transaction (read-your-writes without waiting). */
+  addInlineProjector(projector: InlineProjector): void {
+    this.projectors.push(projector);
+  }
+
+  async append(requests: readonly AppendRequest[]): Promise<AppendResult> {
+    // A fixed lock order keeps two multi-stream appends from deadlocking each other.
+    const ordered = [...requests].sort((a, b) => (a.stream < b.stream ? -1 : a.stream > b.stream ? 1 : 0));
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const revisions: Record<string, number> = {};
+      for (const request of ordered) {
+        revisions[request.stream] = await this.advanceStream(client, request);
+      }
+      const recorded = await this.insertEvents(client, ordered, revisions);
+      for (const project of this.projectors) await project(client, recorded);
+      await client.query('COMMIT');
+      const last = recorded[recorded.length - 1];
+      return { position: last?.position ?? { commit: 0n, prepare: 0n }, revisions };
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw translate(error, ordered);
+    } finally {
+      client.release();
+    }
+  }
+
+  /** Moves the stream's head, checking the expected revision in the same statement. */
+  private async advanceStream(client: PoolClient, request: AppendRequest): Promise<number> {
+    const count = request.events.length;
+    const { stream, expectedRevision } = request;
+    if (expectedRevision === 'any') {
+      const { rows } = await client.query<{ revision: string }>(
+        `INSERT INTO es_streams (stream_id, revision) VALUES ($1, $2 - 1)
+         ON CONFLICT (stream_id) DO UPDATE SET revision = es_streams.revision + $2 RETURNING revision`,
+        [stream, count],
+      );
+      return Number(rows[0].revision);
+    }
+    const next = expectedRevision + count;
+    const result = expectedRevision === -1
+      ? await client.query(
+          'INSERT INTO es_streams (stream_id, revision) VALUES ($1, $2) ON CONFLICT (stream_id) DO NOTHING', [stream, next])
+      : await client.query(
+          'UPDATE es_streams SET revision = $2 WHERE stream_id = $1 AND revision = $3', [stream, next, expectedRevision]);
+    if (result.rowCount !== 1) throw new WrongExpectedRevision(stream, expectedRevision);
+    return next;
+  }
+
+  private async insertEvents(
+    client: PoolClient, requests: readonly AppendRequest[], revisions: Record<string, number>,
+  ): Promise<RecordedEvent[]> {
+    const streams: string[] = [], revs: number[] = [], types: string[] = [], data: string[] = [], meta: string[] = [];
+    for (const request of requests) {
+      let revision = revisions[request.stream] - request.events.length;
+      for (const event of request.events) {
+        streams.push(request.stream);
+        revs.push(++revision);
+        types.push(event.type);
+        data.push(JSON.stringify(event.data));
+        meta.push(JSON.stringify(event.metadata ?? {}));
+      }
+    }
+    if (streams.length === 0) return [];
+    const { rows } = await client.query(
+      `INSERT INTO es_events (stream_id, revision, type, data, metadata)
+       SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::jsonb[], $5::jsonb[])
+       RETURNING position, transaction_id, stream_id, revision, type, data, metadata, recorded_at`,
+      [streams, revs, types, data, meta],
+    );
+    return rows.map(toRecordedEvent).sort((a, b) => (a.position.prepare < b.position.prepare ? -1 : 1));
+  }
+
+  async readStream(stream: string, fromRevision = 0): Promise<RecordedEvent[]> {
+    const { rows } = await this.pool.query(
+      `SELECT position, transaction_id, stream_id, revision, type, data, metadata, recorded_at
+       FROM es_events WHERE stream_id = $1 AND revision >= $2 ORDER BY revision`,
+      [stream, fromRevision],
+    );
+    return rows.map(toRecordedEvent);
+  }
+
+  async readAll(from: LogPosition, limit: number): Promise<RecordedEvent[]> {
+    // Only transactions older than every one still in flight are visible, so a slow writer
+    // with a smaller transaction id can never be overtaken and skipped.
+    const { rows } = await this.pool.query(
+      `SELECT position, transaction_id, stream_id, revision, type, data, metadata, recorded_at
+       FROM es_events
+       WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+         AND (transaction_id, position) > ($1::text::xid8, $2::bigint)
+       ORDER BY transaction_id, position LIMIT $3`,
+      [from.commit.toString(), from.prepare.toString(), limit],
+    );
+    return rows.map(toRecordedEvent);
+  }
+
+  subscribe(from: LogPosition, handle: (events: RecordedEvent[]) => Promise<void>): Subscription {
+    let position = from;
+    let closed = false;
+    const interval = this.options.pollIntervalMs ?? 50;
+    const loop = (async () => {
+      while (!closed) {
+        const batch = await this.readAll(position, 500);
+        if (batch.length > 0) {
+          await handle(batch);
+          position = batch[batch.length - 1].position;
+          continue;
+        }
+        await new Promise((resolve) => setTimeout(resolve, interval));
+      }
+    })();
+    return {
+      close: async () => {
+        closed = true;
+        await loop;
+      },
+    };
+  }
+}
+
+function translate(error: unknown, requests: readonly AppendRequest[]): unknown {
+  const code = (error as { code?: string }).code;
+  const constraint = (error as { constraint?: string }).constraint;
+  // A deadlock or a racing first append to the same stream is a concurrency conflict like any other.
+  if (code === DEADLOCK || (code === UNIQUE_VIOLATION && constraint?.startsWith('es_'))) {
+    return new WrongExpectedRevision(requests[0]?.stream ?? '?', requests[0]?.expectedRevision ?? 'any');
+  }
+  return error;
+}
