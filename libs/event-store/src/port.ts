@@ -20,8 +20,8 @@ export function comparePositions(a: LogPosition, b: LogPosition): number {
 
 export interface EventMetadata {
   readonly requestId?: string;
-  readonly userId?: string;
-  readonly projectId?: string;
+  readonly userId?: string | null;
+  readonly projectId?: string | null;
   readonly roles?: readonly string[];
   readonly [key: string]: unknown;
 }

@@ -1,0 +1,30 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { Database } from '../../../libs/placement/src/index.js';
+import { PlacementModule } from '../../../libs/placement/src/placement.module.js';
+import { AppConfig } from './config.js';
+import { ApiRouteGuard } from './platform/api-route.js';
+import { PlacementExceptionFilter } from './platform/exception.filter.js';
+import { RouteTable } from './platform/route-table.js';
+import { ResourceProvidersController } from './resource-providers/resource-providers.controller.js';
+import { RootController } from './root/root.controller.js';
+
+export const APP_CONFIG = Symbol('APP_CONFIG');
+
+/** One controller per resource family; the platform's guard and filter apply to all. */
+@Module({})
+export class AppModule {
+  static create(config: AppConfig, database: Database, routes: RouteTable): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [PlacementModule.forDatabase(database)],
+      controllers: [RootController, ResourceProvidersController],
+      providers: [
+        { provide: APP_CONFIG, useValue: config },
+        { provide: RouteTable, useValue: routes },
+        { provide: APP_GUARD, useClass: ApiRouteGuard },
+        { provide: APP_FILTER, useClass: PlacementExceptionFilter },
+      ],
+    };
+  }
+}

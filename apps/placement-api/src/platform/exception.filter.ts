@@ -1,0 +1,37 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger, NotFoundException } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { DomainError } from '../../../../libs/domain/src/index.js';
+import { PlacementError } from './placement-error.js';
+import { sendError } from './render-error.js';
+import { RouteTable } from './route-table.js';
+
+const KIND_STATUS = { bad_request: 400, not_found: 404, conflict: 409 } as const;
+
+/** Every error leaves in upstream's shape; nothing unexpected leaks as anything but a 500. */
+@Catch()
+export class PlacementExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('errors');
+
+  constructor(private readonly routes: RouteTable) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const request = host.switchToHttp().getRequest<FastifyRequest>();
+    const reply = host.switchToHttp().getResponse<FastifyReply>();
+    sendError(request, reply, this.toPlacementError(exception, request));
+  }
+
+  private toPlacementError(exception: unknown, request: FastifyRequest): PlacementError {
+    if (exception instanceof PlacementError) return exception;
+    if (exception instanceof DomainError) return new PlacementError(KIND_STATUS[exception.kind], exception.detail, exception.code);
+    if (exception instanceof NotFoundException) {
+      const methods = this.routes.methodsFor(request.url.split('?')[0]);
+      if (methods && !methods.includes(request.method)) {
+        return new PlacementError(405, '', undefined, { allow: methods.sort().join(', ') });
+      }
+      return new PlacementError(404, '');
+    }
+    if (exception instanceof HttpException) return new PlacementError(exception.getStatus(), exception.message);
+    this.logger.error(exception instanceof Error ? exception.stack : String(exception));
+    return new PlacementError(500, 'An unexpected error occurred.');
+  }
+}

@@ -1,0 +1,57 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { AppConfig } from '../config.js';
+import { handleCors } from './cors.js';
+import { MAX_VERSION, MIN_VERSION, negotiate } from './microversion.js';
+import { noauthIdentity } from './noauth.js';
+import { PlacementError } from './placement-error.js';
+import { sendError } from './render-error.js';
+import { requestState } from './request-state.js';
+import { sendUnauthorized } from './unauthorized.js';
+
+/**
+ * The middleware upstream stacks around its handlers, in its order:
+ * request id, CORS, authentication, microversion, content-length sanity.
+ */
+export function installHttpPipeline(fastify: FastifyInstance, config: AppConfig): void {
+  // Bodies stay raw strings: each handler validates JSON against its microversion's schema.
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+
+  fastify.addHook('onRequest', async (request, reply) => {
+    const state = requestState(request);
+    state.requestId = `req-${randomUUID()}`;
+    reply.header('x-openstack-request-id', state.requestId);
+    if (config.cors && handleCors(config.cors, request, reply)) return reply;
+
+    const path = request.url.split('?')[0];
+    const identity = noauthIdentity(request);
+    if (!identity && path !== '/' && path !== '') return sendUnauthorized(reply);
+    if (identity) {
+      state.caller = { requestId: state.requestId, userId: identity.userId, projectId: identity.projectId, roles: identity.roles };
+      state.systemScope = identity.systemScope;
+    }
+
+    const version = negotiate(request.headers['openstack-api-version'] as string | undefined);
+    if (!('major' in version)) {
+      const extra = version.status === 406 ? { max_version: MAX_VERSION.toString(), min_version: MIN_VERSION.toString() } : {};
+      return sendError(request, reply, new PlacementError(version.status, version.detail, undefined, {}, extra));
+    }
+    state.version = version;
+
+    const length = request.headers['content-length'];
+    if (length !== undefined && Number(length) > 0 && !request.headers['content-type']) {
+      return sendError(request, reply, new PlacementError(400, 'content-type header required when content-length > 0'));
+    }
+    return undefined;
+  });
+
+  fastify.addHook('onSend', async (request, reply, payload) => {
+    const version = requestState(request).version;
+    if (version) {
+      reply.header('openstack-api-version', `placement ${version}`);
+      reply.header('vary', 'openstack-api-version');
+    }
+    return payload;
+  });
+}

@@ -1,0 +1,69 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { PlacementError } from './placement-error.js';
+import { requestState } from './request-state.js';
+
+/** webob's titles and explanations, which upstream's error bodies start with. */
+const STATUS_TEXT: Record<number, [string, string]> = {
+  400: ['Bad Request', 'The server could not comply with the request since it is either malformed or otherwise incorrect.'],
+  401: ['Unauthorized', 'This server could not verify that you are authorized to access the document you requested.'],
+  403: ['Forbidden', 'Access was denied to this resource.'],
+  404: ['Not Found', 'The resource could not be found.'],
+  405: ['Method Not Allowed', 'The method specified is not allowed for this resource.'],
+  406: ['Not Acceptable', 'The resource could not be generated that was acceptable to your browser'],
+  409: ['Conflict', 'There was a conflict when trying to complete your request.'],
+  415: ['Unsupported Media Type', 'The request media type is not supported by this server.'],
+  500: ['Internal Server Error', 'The server has either erred or is incapable of performing the requested operation.'],
+  503: ['Service Unavailable', 'The server is currently unavailable. Please try again at a later time.'],
+};
+
+type Format = 'json' | 'html' | 'plain';
+
+function quality(accept: string, matches: (type: string) => boolean): number {
+  let best = 0;
+  for (const part of accept.split(',')) {
+    const [type, ...params] = part.trim().toLowerCase().split(';');
+    if (!matches(type.trim())) continue;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    best = Math.max(best, q ? Number(q.slice(2)) || 0 : 1);
+  }
+  return best;
+}
+
+/** As webob picks: HTML only when asked for by name, JSON when acceptable at all, plain text otherwise. */
+function formatFor(accept: string | undefined): Format {
+  if (!accept || !accept.trim()) return 'json';
+  const html = quality(accept, (t) => t === 'text/html');
+  const json = quality(accept, (t) => t === 'application/json' || t === 'application/*' || t === '*/*');
+  if (html > 0 && html >= json) return 'html';
+  return json > 0 ? 'json' : 'plain';
+}
+
+/** The explanation line, with the parts webob fills in from the request. */
+function explanation(status: number, request: FastifyRequest, error: PlacementError): string {
+  const base = STATUS_TEXT[status]?.[1] ?? '';
+  if (status === 405) return `The method ${request.method} is not allowed for this resource. \n\n ${base}`;
+  if (status === 406) return `${base} (content of type ${request.headers.accept || 'application/json'}. \n\n ${error.detail}`;
+  if (status === 415) {
+    return `The request media type ${request.headers['content-type'] || 'None'} is not supported by this server. \n\n ${error.detail}`;
+  }
+  return `${base}\n\n ${error.detail}  `;
+}
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, error: PlacementError): FastifyReply {
+  const state = requestState(request);
+  const status = error.status;
+  const title = STATUS_TEXT[status]?.[0] ?? 'Error';
+  const detail = explanation(status, request, error);
+  reply.code(status).headers(error.headers);
+  const format = formatFor(request.headers.accept);
+  if (format === 'html') {
+    const body = `<html>\n <head>\n  <title>${status} ${title}</title>\n </head>\n <body>\n  <h1>${status} ${title}</h1>\n  ${detail.replace(/\n\n/g, '<br /><br />\n')}\n </body>\n</html>`;
+    return reply.type('text/html; charset=UTF-8').send(body);
+  }
+  if (format === 'plain') return reply.type('text/plain; charset=UTF-8').send(`${status} ${title}\n\n${detail}`);
+  const entry: Record<string, unknown> = { status, title, detail };
+  if (state.version?.matches('1.23')) entry.code = error.code;
+  if (state.requestId) entry.request_id = state.requestId;
+  Object.assign(entry, error.extra);
+  return reply.type('application/json').send(JSON.stringify({ errors: [entry] }));
+}

@@ -1,0 +1,32 @@
+import { ExecutionContext, createParamDecorator } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { Version } from './microversion.js';
+import { requestState } from './request-state.js';
+import type { Caller } from '../../../../libs/placement/src/shared/caller.js';
+
+const request = (ctx: ExecutionContext) => ctx.switchToHttp().getRequest<FastifyRequest>();
+
+/** The negotiated microversion. */
+export const Ver = createParamDecorator((_: unknown, ctx: ExecutionContext): Version => requestState(request(ctx)).version!);
+
+/** Who is asking (authenticated by the pipeline). */
+export const Who = createParamDecorator((_: unknown, ctx: ExecutionContext): Caller => requestState(request(ctx)).caller!);
+
+/** The raw request body as text, validated later against the microversion's schema. */
+export const RawBody = createParamDecorator((_: unknown, ctx: ExecutionContext): string | undefined => {
+  const body = request(ctx).body;
+  return typeof body === 'string' ? body : undefined;
+});
+
+/** The query string as upstream sees it: every key with all of its values. */
+export const QueryParams = createParamDecorator((_: unknown, ctx: ExecutionContext): URLSearchParams => {
+  const url = request(ctx).url;
+  const at = url.indexOf('?');
+  return new URLSearchParams(at >= 0 ? url.slice(at + 1) : '');
+});
+
+/** Absolute URL base for Location headers, as webob builds it from the Host header. */
+export const BaseUrl = createParamDecorator((_: unknown, ctx: ExecutionContext): string => {
+  const req = request(ctx);
+  return `${req.protocol}://${req.headers.host ?? 'localhost'}`;
+});

@@ -1,0 +1,83 @@
+import { badRequest, conflict } from '../shared/domain-error.js';
+import { ErrorCode } from '../shared/error-codes.js';
+import { objectActionError, requireActive } from './provider-guards.js';
+import { ProviderEvent } from './provider.events.js';
+import { ProviderState } from './provider.state.js';
+
+/** Facts about other streams, looked up by the handler, so that deciding stays pure. */
+export interface ParentFacts {
+  readonly exists: boolean;
+  /** uuids of the provider's own subtree (itself included), for loop detection. */
+  readonly subtree?: readonly string[];
+}
+
+export type CreateProvider = {
+  type: 'CreateProvider'; uuid: string; name: string; parentUuid: string | null; parent: ParentFacts;
+};
+export type UpdateProvider = {
+  type: 'UpdateProvider'; uuid: string; name: string;
+  /** undefined: the body did not mention the parent. */
+  parentUuid: string | null | undefined;
+  allowReparenting: boolean; parent: ParentFacts;
+};
+export type DeleteProvider = { type: 'DeleteProvider'; uuid: string; hasChildren: boolean };
+
+export function decideCreate(command: CreateProvider, state: ProviderState): ProviderEvent[] {
+  const { uuid, name, parentUuid } = command;
+  if (state.status === 'active') {
+    throw conflict(`Conflicting resource provider uuid: ${uuid} already exists.`, ErrorCode.DUPLICATE_NAME);
+  }
+  const fail = (reason: string) =>
+    badRequest(`Unable to create resource provider "${name}", ${uuid}: ${objectActionError('create', reason)}`);
+  if (parentUuid !== null) {
+    if (parentUuid === uuid) {
+      throw fail('parent provider UUID cannot be same as UUID. Please set parent provider UUID to None if there is no parent.');
+    }
+    if (!command.parent.exists) throw fail('parent provider UUID does not exist.');
+  }
+  return [{ type: 'ResourceProviderCreated', data: { uuid, name, parent_provider_uuid: parentUuid, generation: 0, v: 1 } }];
+}
+
+export function decideUpdate(command: UpdateProvider, state: ProviderState): ProviderEvent[] {
+  const provider = requireActive(state, command.uuid);
+  const fail = (reason: string) =>
+    badRequest(`Unable to save resource provider ${command.uuid}: ${objectActionError('update', reason)}`);
+  let parent = provider.parentUuid;
+  if (command.parentUuid !== undefined && command.parentUuid !== provider.parentUuid) {
+    const wanted = command.parentUuid;
+    if (wanted !== null) {
+      if (!command.parent.exists) throw fail('parent provider UUID does not exist.');
+      if (provider.parentUuid !== null && !command.allowReparenting) {
+        throw fail('re-parenting a provider is not currently allowed.');
+      }
+      if (wanted === provider.uuid || command.parent.subtree?.includes(wanted)) {
+        throw fail('creating loop in the provider tree is not allowed.');
+      }
+    } else if (!command.allowReparenting) {
+      throw fail('un-parenting a provider is not currently allowed.');
+    }
+    parent = wanted;
+  }
+  // A rename or re-parent does not move the generation, as upstream.
+  return [{
+    type: 'ResourceProviderUpdated',
+    data: { name: command.name, parent_provider_uuid: parent, generation: provider.generation, v: 1 },
+  }];
+}
+
+export function decideDelete(command: DeleteProvider, state: ProviderState): ProviderEvent[] {
+  const provider = requireActive(state, command.uuid);
+  if (command.hasChildren) {
+    throw conflict(
+      `Unable to delete parent resource provider ${command.uuid}: It has child resource providers.`,
+      ErrorCode.PROVIDER_CANNOT_DELETE_PARENT,
+    );
+  }
+  if (Object.values(provider.usages).some((used) => used > 0)) {
+    throw conflict(
+      `Unable to delete resource provider ${command.uuid}: Resource provider has allocations.`,
+      ErrorCode.PROVIDER_IN_USE,
+    );
+  }
+  return [{ type: 'ResourceProviderDeleted', data: { generation: provider.generation, v: 1 } }];
+}

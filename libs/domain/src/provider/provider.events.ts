@@ -1,0 +1,14 @@
+import { Inventories } from './inventory.js';
+
+/** Facts of a provider stream (`provider-{uuid}`). Stored types are frozen: add, never change. */
+export type ProviderEvent =
+  | { type: 'ResourceProviderCreated'; data: { uuid: string; name: string; parent_provider_uuid: string | null; generation: number; v: 1 } }
+  | { type: 'ResourceProviderUpdated'; data: { name: string; parent_provider_uuid: string | null; generation: number; v: 1 } }
+  | { type: 'ResourceProviderDeleted'; data: { generation: number; v: 1 } }
+  | { type: 'InventoriesSet'; data: { inventories: Inventories; generation: number; v: 1 } }
+  | { type: 'TraitsSet'; data: { traits: string[]; generation: number; v: 1 } }
+  | { type: 'AggregatesSet'; data: { aggregates: string[]; generation: number; v: 1 } };
+
+export type ProviderEventType = ProviderEvent['type'];
+
+export const providerStream = (uuid: string) => `provider-${uuid}`;

@@ -1,0 +1,42 @@
+import { Inventories } from './inventory.js';
+import { ProviderEvent } from './provider.events.js';
+
+export interface ActiveProvider {
+  readonly status: 'active';
+  readonly uuid: string;
+  readonly name: string;
+  readonly parentUuid: string | null;
+  readonly generation: number;
+  readonly inventories: Inventories;
+  readonly traits: readonly string[];
+  readonly aggregates: readonly string[];
+  /** Units allocated per class; kept from the provider's side of allocation events. */
+  readonly usages: Readonly<Record<string, number>>;
+}
+
+export type ProviderState =
+  | { readonly status: 'absent' }
+  | ActiveProvider
+  | { readonly status: 'deleted'; readonly uuid: string };
+
+export const initialProviderState = (): ProviderState => ({ status: 'absent' });
+
+export function evolveProvider(state: ProviderState, event: ProviderEvent): ProviderState {
+  if (event.type === 'ResourceProviderCreated') {
+    const { uuid, name, parent_provider_uuid, generation } = event.data;
+    return { status: 'active', uuid, name, parentUuid: parent_provider_uuid, generation, inventories: {}, traits: [], aggregates: [], usages: {} };
+  }
+  if (state.status !== 'active') return state;
+  switch (event.type) {
+    case 'ResourceProviderUpdated':
+      return { ...state, name: event.data.name, parentUuid: event.data.parent_provider_uuid, generation: event.data.generation };
+    case 'ResourceProviderDeleted':
+      return { status: 'deleted', uuid: state.uuid };
+    case 'InventoriesSet':
+      return { ...state, inventories: event.data.inventories, generation: event.data.generation };
+    case 'TraitsSet':
+      return { ...state, traits: event.data.traits, generation: event.data.generation };
+    case 'AggregatesSet':
+      return { ...state, aggregates: event.data.aggregates, generation: event.data.generation };
+  }
+}

@@ -1,0 +1,70 @@
+import { Decider } from '../shared/decider.js';
+import { badRequest, conflict, notFound } from '../shared/domain-error.js';
+import { isStandardResourceClass } from '../standard/standard-names.js';
+
+/** Custom resource classes: stream `resource-class-{name}`. Standard classes are built in, never streamed. */
+export type ResourceClassEvent =
+  | { type: 'ResourceClassCreated'; data: { name: string; renamed_from?: string; v: 1 } }
+  | { type: 'ResourceClassRenamed'; data: { name: string; to: string; v: 1 } }
+  | { type: 'ResourceClassDeleted'; data: { name: string; v: 1 } };
+
+export type ResourceClassState = { status: 'absent' } | { status: 'active'; name: string };
+
+export type CreateResourceClass = { type: 'CreateResourceClass'; name: string };
+/** 1.2-1.6: PUT with a new name renames the class; the new stream is written by RenameResourceClassInto. */
+export type RenameResourceClass = { type: 'RenameResourceClass'; name: string; to: string; inUse: boolean };
+export type DeleteResourceClass = { type: 'DeleteResourceClass'; name: string; inUse: boolean };
+export type ResourceClassCommand = CreateResourceClass | RenameResourceClass | DeleteResourceClass;
+
+export const resourceClassStream = (name: string) => `resource-class-${name}`;
+
+export function evolveResourceClass(state: ResourceClassState, event: ResourceClassEvent): ResourceClassState {
+  switch (event.type) {
+    case 'ResourceClassCreated': return { status: 'active', name: event.data.name };
+    case 'ResourceClassRenamed':
+    case 'ResourceClassDeleted': return { status: 'absent' };
+  }
+}
+
+function requireCustom(state: ResourceClassState, name: string): void {
+  if (state.status !== 'active') throw notFound(`No such resource class ${name}.`);
+}
+
+export function decideResourceClass(command: ResourceClassCommand, state: ResourceClassState): ResourceClassEvent[] {
+  switch (command.type) {
+    case 'CreateResourceClass':
+      if (state.status === 'active' || isStandardResourceClass(command.name)) {
+        throw conflict(`Conflicting resource class already exists: ${command.name}`);
+      }
+      return [{ type: 'ResourceClassCreated', data: { name: command.name, v: 1 } }];
+    case 'RenameResourceClass':
+      if (isStandardResourceClass(command.name)) throw badRequest(`Cannot update standard resource class ${command.name}`);
+      requireCustom(state, command.name);
+      // Provider streams name classes by string; renaming one in use would orphan their history.
+      if (command.inUse) {
+        throw conflict(`Cannot rename resource class ${command.name}. Class is in use in inventory.`);
+      }
+      return [{ type: 'ResourceClassRenamed', data: { name: command.name, to: command.to, v: 1 } }];
+    case 'DeleteResourceClass':
+      if (isStandardResourceClass(command.name)) {
+        throw badRequest(`Error in delete resource class: Cannot delete standard resource class ${command.name}.`);
+      }
+      requireCustom(state, command.name);
+      if (command.inUse) {
+        throw conflict(`Error in delete resource class: Cannot delete resource class ${command.name}. Class is in use in inventory.`);
+      }
+      return [{ type: 'ResourceClassDeleted', data: { name: command.name, v: 1 } }];
+  }
+}
+
+/** The other half of a rename: the class appears under its new name. */
+export function decideRenameInto(target: ResourceClassState, from: string, to: string): ResourceClassEvent[] {
+  if (target.status === 'active' || isStandardResourceClass(to)) throw conflict(`Resource class already exists: ${to}`);
+  return [{ type: 'ResourceClassCreated', data: { name: to, renamed_from: from, v: 1 } }];
+}
+
+export const resourceClassDecider: Decider<ResourceClassCommand, ResourceClassEvent, ResourceClassState> = {
+  initialState: () => ({ status: 'absent' }),
+  evolve: evolveResourceClass,
+  decide: decideResourceClass,
+};

@@ -1,0 +1,32 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+import { EVENT_STORE } from '../../event-store/src/index.js';
+import { Database } from './persistence/database.js';
+import { READ_DB } from './shared/read-db.js';
+import { StreamWriter } from './shared/stream-writer.js';
+import { ProviderLookups } from './read-models/provider-lookups.js';
+import { ProviderCommandRunner } from './providers/provider-command-runner.js';
+import { PROVIDER_COMMAND_HANDLERS } from './providers/provider-command.handlers.js';
+import { GetResourceProviderHandler } from './providers/queries/get-provider.query.js';
+import { ListResourceProvidersHandler } from './providers/queries/list-providers.query.js';
+
+const HANDLERS = [...PROVIDER_COMMAND_HANDLERS, GetResourceProviderHandler, ListResourceProvidersHandler];
+
+/** Command and query handlers over an opened database. */
+@Module({})
+export class PlacementModule {
+  static forDatabase(database: Database, extraHandlers: any[] = []): DynamicModule {
+    return {
+      module: PlacementModule,
+      global: true,
+      imports: [CqrsModule.forRoot()],
+      providers: [
+        { provide: EVENT_STORE, useValue: database.eventStore },
+        { provide: READ_DB, useValue: database.pool },
+        StreamWriter, ProviderLookups, ProviderCommandRunner,
+        ...HANDLERS, ...extraHandlers,
+      ],
+      exports: [EVENT_STORE, READ_DB, StreamWriter, ProviderLookups, CqrsModule],
+    };
+  }
+}

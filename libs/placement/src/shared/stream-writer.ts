@@ -1,0 +1,52 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AppendRequest, AppendResult, EVENT_STORE, EventStore, WrongExpectedRevision } from '../../../event-store/src/index.js';
+
+export interface Loaded<State> {
+  readonly state: State;
+  /** -1 when the stream does not exist. */
+  readonly revision: number;
+}
+
+interface CacheEntry { revision: number; state: unknown }
+
+/** Retrying a lost race is cheap: the state is cached and only newer events are read. */
+const MAX_ATTEMPTS = 10;
+
+/**
+ * Loads decider states from their streams (cached by revision, caught up by reading only
+ * newer events) and appends decisions atomically, deciding again when another writer won.
+ */
+@Injectable()
+export class StreamWriter {
+  private readonly cache = new Map<string, CacheEntry>();
+
+  constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
+
+  async load<State, Event>(stream: string, evolve: (s: State, e: Event) => State, initial: () => State): Promise<Loaded<State>> {
+    const cached = this.cache.get(stream) as { revision: number; state: State } | undefined;
+    let state = cached?.state ?? initial();
+    let revision = cached?.revision ?? -1;
+    const newer = await this.store.readStream(stream, revision + 1);
+    for (const event of newer) {
+      state = evolve(state, { type: event.type, data: event.data } as Event);
+      revision = event.revision;
+    }
+    if (newer.length > 0 || !cached) this.cache.set(stream, { revision, state });
+    return { state, revision };
+  }
+
+  /** Runs `plan` (load, decide) and appends what it returns; on a lost race, plans again. */
+  async execute<Outcome>(plan: () => Promise<{ appends: AppendRequest[]; outcome: Outcome }>): Promise<{ outcome: Outcome; result?: AppendResult }> {
+    for (let attempt = 1; ; attempt++) {
+      const { appends, outcome } = await plan();
+      const nonEmpty = appends.filter((a) => a.events.length > 0);
+      if (nonEmpty.length === 0) return { outcome };
+      try {
+        const result = await this.store.append(nonEmpty);
+        return { outcome, result };
+      } catch (error) {
+        if (!(error instanceof WrongExpectedRevision) || attempt >= MAX_ATTEMPTS) throw error;
+      }
+    }
+  }
+}

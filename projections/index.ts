@@ -1,0 +1,11 @@
+import { providersProjection } from './providers/providers.projection.js';
+import { resourceClassesProjection } from './resource-classes/resource-classes.projection.js';
+import { traitsProjection } from './traits/traits.projection.js';
+import { Projection } from './runner/projection.js';
+import { InitialReadModels1700000000000 } from './migrations/1700000000000-initial-read-models.js';
+
+export * from './runner/projection.js';
+export * from './runner/inline-projector.js';
+
+export const ALL_PROJECTIONS: readonly Projection[] = [providersProjection, resourceClassesProjection, traitsProjection];
+export const MIGRATIONS = [InitialReadModels1700000000000];

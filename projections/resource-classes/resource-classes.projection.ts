@@ -1,0 +1,26 @@
+import type { RecordedEvent, SqlClient } from '../../libs/event-store/src/index.js';
+import { Projection } from '../runner/projection.js';
+
+/** Custom classes keep their id across a rename, as upstream's row does. */
+export const resourceClassesProjection: Projection = {
+  name: 'resource-classes',
+  handles: ['ResourceClassCreated', 'ResourceClassRenamed', 'ResourceClassDeleted'],
+  async apply(tx: SqlClient, event: RecordedEvent<any>) {
+    const at = event.recordedAt;
+    switch (event.type) {
+      case 'ResourceClassCreated':
+        if (event.data.renamed_from) return; // the Renamed event on the old stream moves the row
+        await tx.query(
+          `INSERT INTO rm_resource_classes (name, id, custom, created_at, updated_at)
+           VALUES ($1, nextval('rm_custom_resource_class_ids'), true, $2, NULL) ON CONFLICT (name) DO NOTHING`,
+          [event.data.name, at]);
+        return;
+      case 'ResourceClassRenamed':
+        await tx.query('UPDATE rm_resource_classes SET name = $2, updated_at = $3 WHERE name = $1', [event.data.name, event.data.to, at]);
+        return;
+      case 'ResourceClassDeleted':
+        await tx.query('DELETE FROM rm_resource_classes WHERE name = $1', [event.data.name]);
+        return;
+    }
+  },
+};

@@ -1,0 +1,15 @@
+import type { RecordedEvent, SqlClient } from '../../libs/event-store/src/index.js';
+import { Projection } from '../runner/projection.js';
+
+export const traitsProjection: Projection = {
+  name: 'traits',
+  handles: ['TraitCreated', 'TraitDeleted'],
+  async apply(tx: SqlClient, event: RecordedEvent<any>) {
+    if (event.type === 'TraitCreated') {
+      await tx.query('INSERT INTO rm_traits (name, custom, created_at) VALUES ($1, true, $2) ON CONFLICT (name) DO NOTHING',
+        [event.data.name, event.recordedAt]);
+    } else {
+      await tx.query('DELETE FROM rm_traits WHERE name = $1', [event.data.name]);
+    }
+  },
+};
