@@ -6,7 +6,11 @@ import { AppConfig } from './config.js';
 import { ApiRouteGuard } from './platform/api-route.js';
 import { PlacementExceptionFilter } from './platform/exception.filter.js';
 import { RouteTable } from './platform/route-table.js';
-import { ResourceProvidersController } from './resource-providers/resource-providers.controller.js';
+import { ResourceProvidersModule } from './resource-providers/resource-providers.module.js';
+import { InventoriesModule } from './inventories/inventories.module.js';
+import { ResourceClassesModule } from './resource-classes/resource-classes.module.js';
+import { TraitsModule } from './traits/traits.module.js';
+import { AggregatesModule } from './aggregates/aggregates.module.js';
 import { RootController } from './root/root.controller.js';
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -17,8 +21,11 @@ export class AppModule {
   static create(config: AppConfig, database: Database, routes: RouteTable): DynamicModule {
     return {
       module: AppModule,
-      imports: [PlacementModule.forDatabase(database)],
-      controllers: [RootController, ResourceProvidersController],
+      imports: [
+        PlacementModule.forDatabase(database),
+        ResourceProvidersModule, InventoriesModule, ResourceClassesModule, TraitsModule, AggregatesModule,
+      ],
+      controllers: [RootController],
       providers: [
         { provide: APP_CONFIG, useValue: config },
         { provide: RouteTable, useValue: routes },

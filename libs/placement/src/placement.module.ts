@@ -26,7 +26,7 @@ export class PlacementModule {
         StreamWriter, ProviderLookups, ProviderCommandRunner,
         ...HANDLERS, ...extraHandlers,
       ],
-      exports: [EVENT_STORE, READ_DB, StreamWriter, ProviderLookups, CqrsModule],
+      exports: [EVENT_STORE, READ_DB, StreamWriter, ProviderLookups, ProviderCommandRunner, CqrsModule],
     };
   }
 }

@@ -34,6 +34,7 @@ export class ResourceProvidersController {
   }
 
   @Post()
+  @HttpCode(200)
   @ApiRoute({ consumes: true })
   async create(
     @Ver() version: Version, @Who() caller: Caller, @RawBody() body: string | undefined, @BaseUrl() base: string,

@@ -1,4 +1,4 @@
-import { badRequest, conflict } from '../shared/domain-error.js';
+import { badRequest, conflict, notFound } from '../shared/domain-error.js';
 import { ErrorCode } from '../shared/error-codes.js';
 import { objectActionError, requireActive } from './provider-guards.js';
 import { ProviderEvent } from './provider.events.js';
@@ -66,7 +66,8 @@ export function decideUpdate(command: UpdateProvider, state: ProviderState): Pro
 }
 
 export function decideDelete(command: DeleteProvider, state: ProviderState): ProviderEvent[] {
-  const provider = requireActive(state, command.uuid);
+  if (state.status !== 'active') throw notFound(`No resource provider with uuid ${command.uuid} found for delete`);
+  const provider = state;
   if (command.hasChildren) {
     throw conflict(
       `Unable to delete parent resource provider ${command.uuid}: It has child resource providers.`,
