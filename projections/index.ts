@@ -3,9 +3,10 @@ import { resourceClassesProjection } from './resource-classes/resource-classes.p
 import { traitsProjection } from './traits/traits.projection.js';
 import { Projection } from './runner/projection.js';
 import { InitialReadModels1700000000000 } from './migrations/1700000000000-initial-read-models.js';
+import { AllocationsReadModels1700000000001 } from './migrations/1700000000001-allocations-read-models.js';
 
 export * from './runner/projection.js';
 export * from './runner/inline-projector.js';
 
 export const ALL_PROJECTIONS: readonly Projection[] = [providersProjection, resourceClassesProjection, traitsProjection];
-export const MIGRATIONS = [InitialReadModels1700000000000];
+export const MIGRATIONS = [InitialReadModels1700000000000, AllocationsReadModels1700000000001];

@@ -8,6 +8,7 @@ export * from './provider/provider.state.js';
 export * from './provider/provider.decider.js';
 export * from './provider/provider-lifecycle.decide.js';
 export * from './provider/inventories.decide.js';
-export * from './provider/tags.decide.js';
+export * from './provider/traits.decide.js';
+export * from './provider/aggregates.decide.js';
 export * from './resource-class/resource-class.decider.js';
 export * from './trait/trait.decider.js';

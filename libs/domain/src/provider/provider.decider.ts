@@ -6,9 +6,8 @@ import {
 import { CreateProvider, DeleteProvider, UpdateProvider, decideCreate, decideDelete, decideUpdate } from './provider-lifecycle.decide.js';
 import { ProviderEvent } from './provider.events.js';
 import { ProviderState, evolveProvider, initialProviderState } from './provider.state.js';
-import {
-  DeleteProviderTraits, SetProviderAggregates, SetProviderTraits, decideDeleteTraits, decideSetAggregates, decideSetTraits,
-} from './tags.decide.js';
+import { DeleteProviderTraits, SetProviderTraits, decideDeleteTraits, decideSetTraits } from './traits.decide.js';
+import { SetProviderAggregates, decideSetAggregates } from './aggregates.decide.js';
 
 export type ProviderCommand =
   | CreateProvider | UpdateProvider | DeleteProvider
