@@ -1,0 +1,47 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+
+/** The built server (`npm run build`), run as `npm run serve` runs it: for tests of start, stop and restart. */
+export const SERVER_ENTRY = resolve(__dirname, '../../dist/apps/placement-api/src/main.js');
+
+export interface ServerProcess {
+  readonly url: string;
+  readonly child: ChildProcess;
+  readonly output: () => string;
+  /** SIGTERM, then wait for the exit code. */
+  stop(): Promise<number | null>;
+}
+
+export async function startServerProcess(env: Record<string, string>, timeoutMs = 60_000): Promise<ServerProcess> {
+  const port = 20000 + Math.floor(Math.random() * 5000);
+  const child = spawn(process.execPath, [SERVER_ENTRY], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  child.stdout!.on('data', (d) => (log += d));
+  child.stderr!.on('data', (d) => (log += d));
+  const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited early:\n${log}`);
+    try {
+      if ((await fetch(`${url}/`)).ok) break;
+    } catch { /* not listening yet */ }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`server not ready in ${timeoutMs} ms:\n${log}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    child,
+    output: () => log,
+    stop: async () => {
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
