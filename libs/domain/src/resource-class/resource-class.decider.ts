@@ -10,11 +10,14 @@ export type ResourceClassEvent =
 
 export type ResourceClassState = { status: 'absent' } | { status: 'active'; name: string };
 
+/** POST /resource_classes: an existing class is a conflict. */
 export type CreateResourceClass = { type: 'CreateResourceClass'; name: string };
-/** 1.2-1.6: PUT with a new name renames the class; the new stream is written by RenameResourceClassInto. */
+/** PUT /resource_classes/{name} from 1.7: create-if-absent, an existing class decides nothing. */
+export type EnsureResourceClass = { type: 'EnsureResourceClass'; name: string };
+/** 1.2-1.6: PUT with a new name renames the class; the new stream is written by decideRenameInto. */
 export type RenameResourceClass = { type: 'RenameResourceClass'; name: string; to: string; inUse: boolean };
 export type DeleteResourceClass = { type: 'DeleteResourceClass'; name: string; inUse: boolean };
-export type ResourceClassCommand = CreateResourceClass | RenameResourceClass | DeleteResourceClass;
+export type ResourceClassCommand = CreateResourceClass | EnsureResourceClass | RenameResourceClass | DeleteResourceClass;
 
 export const resourceClassStream = (name: string) => `resource-class-${name}`;
 
@@ -30,16 +33,23 @@ function requireCustom(state: ResourceClassState, name: string): void {
   if (state.status !== 'active') throw notFound(`No such resource class ${name}.`);
 }
 
+const created = (name: string): ResourceClassEvent[] => [{ type: 'ResourceClassCreated', data: { name, v: 1 } }];
+
 export function decideResourceClass(command: ResourceClassCommand, state: ResourceClassState): ResourceClassEvent[] {
   switch (command.type) {
     case 'CreateResourceClass':
       if (state.status === 'active' || isStandardResourceClass(command.name)) {
         throw conflict(`Conflicting resource class already exists: ${command.name}`);
       }
-      return [{ type: 'ResourceClassCreated', data: { name: command.name, v: 1 } }];
+      return created(command.name);
+    case 'EnsureResourceClass':
+      if (state.status === 'active' || isStandardResourceClass(command.name)) return [];
+      return created(command.name);
     case 'RenameResourceClass':
       if (isStandardResourceClass(command.name)) throw badRequest(`Cannot update standard resource class ${command.name}`);
       requireCustom(state, command.name);
+      // Saving a class under its own name changes nothing upstream either.
+      if (command.to === command.name) return [];
       // Provider streams name classes by string; renaming one in use would orphan their history.
       if (command.inUse) {
         throw conflict(`Cannot rename resource class ${command.name}. Class is in use in inventory.`);
