@@ -15,7 +15,11 @@ interface InventoryRules {
 export type SetInventories = InventoryRules & { type: 'SetInventories'; uuid: string; generation: number; inventories: Inventories };
 export type AddInventory = InventoryRules & { type: 'AddInventory'; uuid: string; resourceClass: string; inventory: Inventory };
 export type UpdateInventory = InventoryRules & { type: 'UpdateInventory'; uuid: string; generation: number; resourceClass: string; inventory: Inventory };
-export type DeleteInventory = { type: 'DeleteInventory'; uuid: string; resourceClass: string };
+export type DeleteInventory = {
+  type: 'DeleteInventory'; uuid: string; resourceClass: string;
+  /** Upstream resolves the class name before anything else, so an unknown class has its own 404. */
+  unknownClasses: readonly string[];
+};
 export type DeleteAllInventories = { type: 'DeleteAllInventories'; uuid: string };
 
 const GENERATION_CONFLICT = 'resource provider generation conflict';
@@ -79,7 +83,8 @@ export function decideUpdateInventory(command: UpdateInventory, state: ProviderS
   requireGeneration(provider, command.generation, GENERATION_CONFLICT);
   const problem = capacityProblem(provider.uuid, rc, command.inventory, command.reservedCanBeTotal);
   if (problem) throw badRequest(`Unable to update inventory for resource provider ${provider.uuid}: ${problem}`);
-  if (command.unknownClasses.length > 0) throw badRequest(`No such resource class ${rc}.`);
+  // Upstream lets ResourceClassNotFound escape its handler here: a 404, not the 400 of POST.
+  if (command.unknownClasses.length > 0) throw notFound(`No such resource class ${rc}.`);
   if (!(rc in provider.inventories)) {
     throw badRequest(
       `No inventory record with resource class for resource provider ${provider.uuid}: No inventory of class ${rc} found.`,
@@ -91,11 +96,14 @@ export function decideUpdateInventory(command: UpdateInventory, state: ProviderS
 export function decideDeleteInventory(command: DeleteInventory, state: ProviderState): ProviderEvent[] {
   const provider = requireActive(state, command.uuid);
   const rc = command.resourceClass;
+  const notFoundPrefix = `No inventory of class ${rc} found for delete`;
+  if (command.unknownClasses.length > 0) throw notFound(`${notFoundPrefix}: No such resource class ${rc}.`);
+  // Upstream reports an in-use class with the generic concurrent-update code, unlike PUT and DELETE-all.
   if (classesInUse(provider, [rc]).length > 0) {
     throw conflict(`Unable to delete inventory of class ${rc}: ${inUseMessage([rc], provider.uuid)}`, ErrorCode.CONCURRENT_UPDATE);
   }
   if (!(rc in provider.inventories)) {
-    throw notFound(`No inventory of class ${rc} found for delete: No inventory of class ${rc} found for delete`);
+    throw notFound(`${notFoundPrefix}: ${notFoundPrefix}`);
   }
   const { [rc]: _removed, ...rest } = provider.inventories;
   return inventoriesSet(provider, rest);
@@ -104,6 +112,7 @@ export function decideDeleteInventory(command: DeleteInventory, state: ProviderS
 export function decideDeleteAllInventories(command: DeleteAllInventories, state: ProviderState): ProviderEvent[] {
   const provider = requireActive(state, command.uuid);
   const busy = classesInUse(provider, Object.keys(provider.inventories));
+  // Even with nothing to delete upstream bumps the generation (set_inventory([]) always does).
   if (busy.length > 0) throw conflict(inUseMessage(busy, provider.uuid), ErrorCode.INVENTORY_INUSE);
   return inventoriesSet(provider, {});
 }

@@ -24,3 +24,9 @@ export type Inventories = Readonly<Record<string, Inventory>>;
 export function capacity(inventory: Inventory): number {
   return Math.trunc((inventory.total - inventory.reserved) * inventory.allocation_ratio);
 }
+
+/** A record as a client sent it (only total is required), completed as upstream's handler does. */
+export function inventoryWithDefaults(fields: Partial<Inventory> & { total: number }): Inventory {
+  const { total, reserved, min_unit, max_unit, step_size, allocation_ratio } = { ...INVENTORY_DEFAULTS, ...fields };
+  return { total, reserved, min_unit, max_unit, step_size, allocation_ratio };
+}

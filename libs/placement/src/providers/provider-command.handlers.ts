@@ -61,6 +61,7 @@ export class ChangeInventoriesHandler implements ICommandHandler<ChangeInventori
           return { ...change, unknownClasses: await this.lookups.unknownResourceClasses(Object.keys(change.inventories)) };
         case 'AddInventory':
         case 'UpdateInventory':
+        case 'DeleteInventory':
           return { ...change, unknownClasses: await this.lookups.unknownResourceClasses([change.resourceClass]) };
         default:
           return change;

@@ -23,7 +23,7 @@ export class DeleteResourceProvider {
 
 export type InventoryChange =
   | WithoutFacts<SetInventories, 'unknownClasses'> | WithoutFacts<AddInventory, 'unknownClasses'>
-  | WithoutFacts<UpdateInventory, 'unknownClasses'> | DeleteInventory | DeleteAllInventories;
+  | WithoutFacts<UpdateInventory, 'unknownClasses'> | WithoutFacts<DeleteInventory, 'unknownClasses'> | DeleteAllInventories;
 
 export class ChangeInventories {
   constructor(readonly change: InventoryChange, readonly caller: Caller) {}
