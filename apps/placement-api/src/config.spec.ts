@@ -1,0 +1,27 @@
+import { ConfigError, loadConfig } from './config.js';
+
+describe('configuration', () => {
+  it('has working defaults: embedded database, noauth2, scope enforced', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ port: 8778, host: '127.0.0.1', databaseUrl: undefined, authStrategy: 'noauth2', cors: undefined });
+    expect(config.policy).toEqual({ enforceNewDefaults: false, enforceScope: true, open: false });
+  });
+
+  it('reads the conformance contract variables', () => {
+    const config = loadConfig({
+      PORT: '18001', HOST: '0.0.0.0', DATABASE_URL: 'postgres://u@h:5432/db',
+      PLACEMENT_POLICY_ENFORCE_NEW_DEFAULTS: 'true', PLACEMENT_POLICY_ENFORCE_SCOPE: 'false', PLACEMENT_POLICY_OPEN: 'True',
+      PLACEMENT_CORS_ALLOWED_ORIGINS: 'http://a, http://b', PLACEMENT_CORS_ALLOW_HEADERS: 'openstack-api-version',
+    });
+    expect(config).toMatchObject({ port: 18001, host: '0.0.0.0', databaseUrl: 'postgres://u@h:5432/db' });
+    expect(config.policy).toEqual({ enforceNewDefaults: true, enforceScope: false, open: true });
+    expect(config.cors).toEqual({ allowedOrigins: ['http://a', 'http://b'], allowHeaders: ['openstack-api-version'] });
+  });
+
+  it('stops on a wrong value with a message naming the variable', () => {
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(new ConfigError('PORT must be an integer from 0 to 65535, not "eighty"'));
+    expect(() => loadConfig({ PLACEMENT_POLICY_OPEN: 'maybe' })).toThrow(/PLACEMENT_POLICY_OPEN/);
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
+    expect(() => loadConfig({ PLACEMENT_AUTH_STRATEGY: 'ldap' })).toThrow(/PLACEMENT_AUTH_STRATEGY/);
+  });
+});
