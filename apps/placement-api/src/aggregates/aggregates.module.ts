@@ -1,8 +1,10 @@
 import { Module } from '@nestjs/common';
+import { GetProviderAggregatesHandler } from '../../../../libs/placement/src/aggregates/get-provider-aggregates.query.js';
+import { AggregatesController } from './aggregates.controller.js';
 
-/** The aggregates resource family: its controller and its command and query handlers. */
+/** The aggregates resource family: its controller and its query handler; the write runs through ChangeProviderTags. */
 @Module({
-  controllers: [],
-  providers: [],
+  controllers: [AggregatesController],
+  providers: [GetProviderAggregatesHandler],
 })
 export class AggregatesModule {}
