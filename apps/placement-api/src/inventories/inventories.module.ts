@@ -1,8 +1,10 @@
 import { Module } from '@nestjs/common';
+import { INVENTORY_QUERY_HANDLERS } from '../../../../libs/placement/src/inventories/inventory.queries.js';
+import { InventoriesController } from './inventories.controller.js';
 
-/** The inventories resource family: its controller and its command and query handlers. */
+/** The inventories resource family: its controller and its query handlers (commands: libs/placement/src/providers). */
 @Module({
-  controllers: [],
-  providers: [],
+  controllers: [InventoriesController],
+  providers: [...INVENTORY_QUERY_HANDLERS],
 })
 export class InventoriesModule {}

@@ -56,7 +56,7 @@ export function decideSetInventories(command: SetInventories, state: ProviderSta
       `Unknown resource class in inventory for resource provider ${provider.uuid}: No such resource class ${command.unknownClasses[0]}.`,
     );
   }
-  const removed = Object.keys(provider.inventories).filter((rc) => !(rc in command.inventories));
+  const removed = Object.keys(provider.inventories).filter((rc) => !Object.hasOwn(command.inventories, rc));
   const busy = classesInUse(provider, removed);
   if (busy.length > 0) {
     throw conflict(`update conflict: ${inUseMessage(busy, provider.uuid)}`, ErrorCode.INVENTORY_INUSE);
@@ -71,7 +71,7 @@ export function decideAddInventory(command: AddInventory, state: ProviderState):
   const problem = capacityProblem(provider.uuid, rc, command.inventory, command.reservedCanBeTotal);
   if (problem) throw badRequest(`${prefix}: ${problem}`);
   if (command.unknownClasses.length > 0) throw badRequest(`${prefix}: No such resource class ${rc}.`);
-  if (rc in provider.inventories) {
+  if (Object.hasOwn(provider.inventories, rc)) {
     throw conflict(`Update conflict: Inventory for '${rc}' on resource provider '${provider.uuid}' already exists.`, ErrorCode.CONCURRENT_UPDATE);
   }
   return inventoriesSet(provider, { ...provider.inventories, [rc]: command.inventory });
@@ -85,7 +85,7 @@ export function decideUpdateInventory(command: UpdateInventory, state: ProviderS
   if (problem) throw badRequest(`Unable to update inventory for resource provider ${provider.uuid}: ${problem}`);
   // Upstream lets ResourceClassNotFound escape its handler here: a 404, not the 400 of POST.
   if (command.unknownClasses.length > 0) throw notFound(`No such resource class ${rc}.`);
-  if (!(rc in provider.inventories)) {
+  if (!Object.hasOwn(provider.inventories, rc)) {
     throw badRequest(
       `No inventory record with resource class for resource provider ${provider.uuid}: No inventory of class ${rc} found.`,
     );
@@ -102,7 +102,7 @@ export function decideDeleteInventory(command: DeleteInventory, state: ProviderS
   if (classesInUse(provider, [rc]).length > 0) {
     throw conflict(`Unable to delete inventory of class ${rc}: ${inUseMessage([rc], provider.uuid)}`, ErrorCode.CONCURRENT_UPDATE);
   }
-  if (!(rc in provider.inventories)) {
+  if (!Object.hasOwn(provider.inventories, rc)) {
     throw notFound(`${notFoundPrefix}: ${notFoundPrefix}`);
   }
   const { [rc]: _removed, ...rest } = provider.inventories;
