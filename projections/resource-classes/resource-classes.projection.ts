@@ -16,7 +16,11 @@ export const resourceClassesProjection: Projection = {
           [event.data.name, at]);
         return;
       case 'ResourceClassRenamed':
-        await tx.query('UPDATE rm_resource_classes SET name = $2, updated_at = $3 WHERE name = $1', [event.data.name, event.data.to, at]);
+        // Guarded so that replaying a rename after the old name was reused moves nothing twice.
+        await tx.query(
+          `UPDATE rm_resource_classes SET name = $2, updated_at = $3
+           WHERE name = $1 AND NOT EXISTS (SELECT 1 FROM rm_resource_classes WHERE name = $2)`,
+          [event.data.name, event.data.to, at]);
         return;
       case 'ResourceClassDeleted':
         await tx.query('DELETE FROM rm_resource_classes WHERE name = $1', [event.data.name]);

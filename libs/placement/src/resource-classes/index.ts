@@ -1,0 +1,4 @@
+export * from './resource-class.commands.js';
+export * from './resource-class-usage.js';
+export * from './resource-class-command.handlers.js';
+export * from './resource-class.queries.js';
