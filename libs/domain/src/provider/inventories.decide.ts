@@ -112,7 +112,7 @@ export function decideDeleteInventory(command: DeleteInventory, state: ProviderS
 export function decideDeleteAllInventories(command: DeleteAllInventories, state: ProviderState): ProviderEvent[] {
   const provider = requireActive(state, command.uuid);
   const busy = classesInUse(provider, Object.keys(provider.inventories));
-  // Even with nothing to delete upstream bumps the generation (set_inventory([]) always does).
   if (busy.length > 0) throw conflict(inUseMessage(busy, provider.uuid), ErrorCode.INVENTORY_INUSE);
+  // Even with nothing to delete upstream bumps the generation (set_inventory([]) always does).
   return inventoriesSet(provider, {});
 }
