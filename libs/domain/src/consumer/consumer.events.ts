@@ -1,0 +1,25 @@
+/** Provider uuid -> resource class -> units: everything one consumer holds, as one set. */
+export type ConsumerAllocations = Readonly<Record<string, Readonly<Record<string, number>>>>;
+
+/** Request group suffix -> provider uuids that satisfied it (1.34); kept for the audit trail only. */
+export type Mappings = Readonly<Record<string, readonly string[]>>;
+
+/** Facts of a consumer stream (`consumer-{uuid}`). Stored types are frozen: add, never change. */
+export type ConsumerEvent =
+  | {
+      type: 'ConsumerAllocationsReplaced';
+      data: {
+        allocations: ConsumerAllocations;
+        project_id: string;
+        user_id: string;
+        /** null: a consumer written below 1.38 that never got a type ("unknown"). */
+        consumer_type: string | null;
+        mappings?: Mappings;
+        generation: number;
+        v: 1;
+      };
+    }
+  /** The consumer holds nothing any more and is gone, as upstream deletes the record. */
+  | { type: 'ConsumerRemoved'; data: { generation: number; v: 1 } };
+
+export const consumerStream = (uuid: string) => `consumer-${uuid}`;

@@ -1,0 +1,3 @@
+export * from './consumer.events.js';
+export * from './consumer.state.js';
+export * from './consumer-generation.js';
