@@ -11,6 +11,7 @@ import { InventoriesModule } from './inventories/inventories.module.js';
 import { ResourceClassesModule } from './resource-classes/resource-classes.module.js';
 import { TraitsModule } from './traits/traits.module.js';
 import { AggregatesModule } from './aggregates/aggregates.module.js';
+import { UsagesModule } from './usages/usages.module.js';
 import { RootController } from './root/root.controller.js';
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -24,6 +25,7 @@ export class AppModule {
       imports: [
         PlacementModule.forDatabase(database),
         ResourceProvidersModule, InventoriesModule, ResourceClassesModule, TraitsModule, AggregatesModule,
+        UsagesModule,
       ],
       controllers: [RootController],
       providers: [
