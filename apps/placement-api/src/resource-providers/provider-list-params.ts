@@ -1,7 +1,9 @@
 import type { ProviderFilters } from '../../../../libs/placement/src/index.js';
-import { validateJson } from '../platform/json-body.js';
 import { Version } from '../platform/microversion.js';
-import { httpBadRequest } from '../platform/placement-error.js';
+import { parseMemberOf } from '../platform/query-params/member-of.js';
+import { validateQueryParams } from '../platform/query-params/query-string.js';
+import { parseRequiredTraits } from '../platform/query-params/required-traits.js';
+import { parseResources } from '../platform/query-params/resources.js';
 import {
   LIST_PROVIDERS_V1_0, LIST_PROVIDERS_V1_14, LIST_PROVIDERS_V1_18, LIST_PROVIDERS_V1_3, LIST_PROVIDERS_V1_4,
 } from './resource-provider.schemas.js';
@@ -14,18 +16,24 @@ function schemaFor(version: Version) {
   return LIST_PROVIDERS_V1_0;
 }
 
-/** GET /resource_providers query string -> filters. */
-export async function parseProviderFilters(query: URLSearchParams, version: Version): Promise<ProviderFilters> {
-  const single: Record<string, string> = {};
-  for (const [key, value] of query) single[key] = value;
-  try {
-    validateJson(single, schemaFor(version));
-  } catch (error) {
-    throw httpBadRequest(`Invalid query string parameters: ${(error as Error).message.replace(/^JSON does not validate: /, '')}`);
-  }
+/**
+ * GET /resource_providers query string -> filters, checked in upstream's order (schema, member_of,
+ * required, resources), so that a query with several faults reports the same one.
+ */
+export function parseProviderFilters(query: URLSearchParams, version: Version): ProviderFilters {
+  const single = validateQueryParams(query, schemaFor(version));
+  const memberOf = query.has('member_of') ? parseMemberOf(query.getAll('member_of'), version) : undefined;
+  const traits = query.has('required') ? parseRequiredTraits(query.getAll('required'), version) : undefined;
+  const resources = single.resources !== undefined ? parseResources(single.resources) : undefined;
+  // Upstream filters on name, uuid and in_tree only when they are non-empty.
   return {
-    name: single.name,
-    uuid: single.uuid,
-    inTree: single.in_tree,
+    name: single.name || undefined,
+    uuid: single.uuid || undefined,
+    inTree: single.in_tree || undefined,
+    memberOf: memberOf?.required,
+    forbiddenAggregates: memberOf?.forbidden,
+    requiredTraits: traits?.required,
+    forbiddenTraits: traits?.forbidden,
+    resources: resources && [...resources],
   };
 }

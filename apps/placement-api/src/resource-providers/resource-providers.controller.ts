@@ -28,7 +28,7 @@ export class ResourceProvidersController {
   @Get()
   @ApiRoute({ produces: true })
   async list(@Ver() version: Version, @QueryParams() query: URLSearchParams, @Res({ passthrough: true }) reply: FastifyReply) {
-    const rows: ProviderRow[] = await this.queries.execute(new ListResourceProviders(await parseProviderFilters(query, version)));
+    const rows: ProviderRow[] = await this.queries.execute(new ListResourceProviders(parseProviderFilters(query, version)));
     setLastModified(reply, version, newest(rows.map((r) => r.updated_at ?? r.created_at)));
     return { resource_providers: rows.map((row) => presentProvider(row, version)) };
   }
@@ -42,8 +42,8 @@ export class ResourceProvidersController {
   ) {
     const data = extractJson(body, version.matches('1.14') ? POST_PROVIDER_V1_14 : POST_PROVIDER_V1_0);
     const uuid = data.uuid ? canonicalUuid(data.uuid) : randomUUID();
-    const parent = data.parent_provider_uuid ? canonicalUuid(data.parent_provider_uuid) : null;
-    await this.commands.execute(new CreateResourceProvider(uuid, data.name, parent, caller));
+    // Upstream normalises the provider's own uuid but looks the parent up exactly as sent.
+    await this.commands.execute(new CreateResourceProvider(uuid, data.name, data.parent_provider_uuid ?? null, caller));
     reply.header('location', `${base}${providerUrl(uuid)}`);
     if (!version.matches('1.20')) {
       reply.code(201);
@@ -68,13 +68,12 @@ export class ResourceProvidersController {
     @Ver() version: Version, @Who() caller: Caller, @Param('uuid') uuid: string, @RawBody() body: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    await this.queries.execute(new GetResourceProvider(uuid));
+    const before: ProviderRow = await this.queries.execute(new GetResourceProvider(uuid));
     const data = extractJson(body, version.matches('1.14') ? PUT_PROVIDER_V1_14 : PUT_PROVIDER_V1_0);
-    const parent = data.parent_provider_uuid === undefined ? undefined
-      : data.parent_provider_uuid === null ? null : canonicalUuid(data.parent_provider_uuid);
-    await this.commands.execute(new UpdateResourceProvider(uuid, data.name, parent, version.matches('1.37'), caller));
+    await this.commands.execute(new UpdateResourceProvider(uuid, data.name, data.parent_provider_uuid, version.matches('1.37'), caller));
     const row: ProviderRow = await this.queries.execute(new GetResourceProvider(uuid));
-    setLastModified(reply, version, row.updated_at ?? row.created_at);
+    // Upstream answers the updated_at it loaded before saving: the previous change's time.
+    setLastModified(reply, version, before.updated_at ?? before.created_at);
     return presentProvider(row, version);
   }
 

@@ -13,50 +13,62 @@ export interface ParentFacts {
 
 export type CreateProvider = {
   type: 'CreateProvider'; uuid: string; name: string; parentUuid: string | null; parent: ParentFacts;
+  /** The provider that already has the wanted name, if any. */
+  nameHolder: string | null;
 };
 export type UpdateProvider = {
   type: 'UpdateProvider'; uuid: string; name: string;
   /** undefined: the body did not mention the parent. */
   parentUuid: string | null | undefined;
   allowReparenting: boolean; parent: ParentFacts;
+  nameHolder: string | null;
 };
 export type DeleteProvider = { type: 'DeleteProvider'; uuid: string; hasChildren: boolean };
 
+/** Checks in upstream's order: the object's own checks, the parent, then the database's unique keys (name first). */
 export function decideCreate(command: CreateProvider, state: ProviderState): ProviderEvent[] {
   const { uuid, name, parentUuid } = command;
-  if (state.status === 'active') {
-    throw conflict(`Conflicting resource provider uuid: ${uuid} already exists.`, ErrorCode.DUPLICATE_NAME);
-  }
   const fail = (reason: string) =>
     badRequest(`Unable to create resource provider "${name}", ${uuid}: ${objectActionError('create', reason)}`);
+  if (name === '') throw fail('name is required');
   if (parentUuid !== null) {
     if (parentUuid === uuid) {
       throw fail('parent provider UUID cannot be same as UUID. Please set parent provider UUID to None if there is no parent.');
     }
     if (!command.parent.exists) throw fail('parent provider UUID does not exist.');
   }
+  if (command.nameHolder !== null) {
+    throw conflict(`Conflicting resource provider name: ${name} already exists.`, ErrorCode.DUPLICATE_NAME);
+  }
+  if (state.status === 'active') {
+    throw conflict(`Conflicting resource provider uuid: ${uuid} already exists.`, ErrorCode.DUPLICATE_NAME);
+  }
   return [{ type: 'ResourceProviderCreated', data: { uuid, name, parent_provider_uuid: parentUuid, generation: 0, v: 1 } }];
 }
 
 export function decideUpdate(command: UpdateProvider, state: ProviderState): ProviderEvent[] {
   const provider = requireActive(state, command.uuid);
-  const fail = (reason: string) =>
-    badRequest(`Unable to save resource provider ${command.uuid}: ${objectActionError('update', reason)}`);
+  const fail = (action: string, reason: string) =>
+    badRequest(`Unable to save resource provider ${command.uuid}: ${objectActionError(action, reason)}`);
   let parent = provider.parentUuid;
   if (command.parentUuid !== undefined && command.parentUuid !== provider.parentUuid) {
     const wanted = command.parentUuid;
     if (wanted !== null) {
-      if (!command.parent.exists) throw fail('parent provider UUID does not exist.');
+      // Upstream names the action 'create' here, though it is an update.
+      if (!command.parent.exists) throw fail('create', 'parent provider UUID does not exist.');
       if (provider.parentUuid !== null && !command.allowReparenting) {
-        throw fail('re-parenting a provider is not currently allowed.');
+        throw fail('update', 're-parenting a provider is not currently allowed.');
       }
       if (wanted === provider.uuid || command.parent.subtree?.includes(wanted)) {
-        throw fail('creating loop in the provider tree is not allowed.');
+        throw fail('update', 'creating loop in the provider tree is not allowed.');
       }
     } else if (!command.allowReparenting) {
-      throw fail('un-parenting a provider is not currently allowed.');
+      throw fail('update', 'un-parenting a provider is not currently allowed.');
     }
     parent = wanted;
+  }
+  if (command.nameHolder !== null && command.nameHolder !== provider.uuid) {
+    throw conflict(`Conflicting resource provider ${command.name} already exists.`, ErrorCode.DUPLICATE_NAME);
   }
   // A rename or re-parent does not move the generation, as upstream.
   return [{

@@ -1,5 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ErrorCode, ProviderState, conflict } from '../../../domain/src/index.js';
+import { ProviderState } from '../../../domain/src/index.js';
 import { ProviderLookups } from '../read-models/provider-lookups.js';
 import {
   ChangeInventories, ChangeProviderTags, CreateResourceProvider, DeleteResourceProvider, UpdateResourceProvider,
@@ -11,12 +11,9 @@ export class CreateResourceProviderHandler implements ICommandHandler<CreateReso
   constructor(private readonly runner: ProviderCommandRunner, private readonly lookups: ProviderLookups) {}
 
   execute({ uuid, name, parentUuid, caller }: CreateResourceProvider) {
-    return this.runner.run(uuid, caller, async (state) => {
-      if (state.status !== 'active' && (await this.lookups.nameTakenBy(name))) {
-        throw conflict(`Conflicting resource provider name: ${name} already exists.`, ErrorCode.DUPLICATE_NAME);
-      }
+    return this.runner.run(uuid, caller, async () => {
       const parent = { exists: parentUuid !== null && (await this.lookups.exists(parentUuid)) };
-      return { type: 'CreateProvider', uuid, name, parentUuid, parent };
+      return { type: 'CreateProvider', uuid, name, parentUuid, parent, nameHolder: await this.lookups.nameTakenBy(name) };
     });
   }
 }
@@ -27,16 +24,13 @@ export class UpdateResourceProviderHandler implements ICommandHandler<UpdateReso
 
   execute({ uuid, name, parentUuid, allowReparenting, caller }: UpdateResourceProvider) {
     return this.runner.run(uuid, caller, async (state) => {
-      const holder = state.status === 'active' && state.name !== name ? await this.lookups.nameTakenBy(name) : null;
-      if (holder && holder !== uuid) {
-        throw conflict(`Conflicting resource provider ${name} already exists.`, ErrorCode.DUPLICATE_NAME);
-      }
+      const nameHolder = state.status === 'active' && state.name !== name ? await this.lookups.nameTakenBy(name) : null;
       const reparenting = typeof parentUuid === 'string';
       const parent = {
         exists: reparenting && (await this.lookups.exists(parentUuid)),
         subtree: reparenting ? await this.lookups.subtree(uuid) : undefined,
       };
-      return { type: 'UpdateProvider', uuid, name, parentUuid, allowReparenting, parent };
+      return { type: 'UpdateProvider', uuid, name, parentUuid, allowReparenting, parent, nameHolder };
     });
   }
 }

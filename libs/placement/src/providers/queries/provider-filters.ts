@@ -10,9 +10,19 @@ export interface ProviderFilters {
   /** Each inner list is one any-of group of traits: the provider must have at least one of it. */
   readonly requiredTraits?: readonly (readonly string[])[];
   readonly forbiddenTraits?: readonly string[];
-  /** class -> amount that must still fit. */
-  readonly resources?: Readonly<Record<string, number>>;
+  /** [class, amount] pairs, in the order asked: each amount must still fit. */
+  readonly resources?: readonly (readonly [string, number])[];
 }
+
+/**
+ * Room for `amount` more of a class, as upstream's _capacity_check_clause: used + amount fits
+ * (total - reserved) * allocation_ratio, and min_unit, max_unit and step_size allow the amount.
+ */
+const FITS = (rc: string, amount: string) => `EXISTS (SELECT 1 FROM rm_inventories i
+  WHERE i.provider_uuid = p.uuid AND i.resource_class = ${rc}
+    AND COALESCE((SELECT SUM(a.used) FROM rm_allocations a WHERE a.provider_uuid = p.uuid AND a.resource_class = ${rc}), 0) + ${amount}
+        <= (i.total - i.reserved) * i.allocation_ratio
+    AND i.min_unit <= ${amount} AND i.max_unit >= ${amount} AND mod(${amount}, i.step_size) = 0)`;
 
 /** SQL conditions over `rm_resource_providers p` for each filter. */
 export function providerFilterSql(filters: ProviderFilters): { where: string[]; params: unknown[] } {
@@ -36,11 +46,8 @@ export function providerFilterSql(filters: ProviderFilters): { where: string[]; 
   if (filters.forbiddenTraits?.length) {
     where.push(`NOT EXISTS (SELECT 1 FROM rm_provider_traits t WHERE t.provider_uuid = p.uuid AND t.trait = ANY(${param(filters.forbiddenTraits)}::text[]))`);
   }
-  for (const [rc, amount] of Object.entries(filters.resources ?? {})) {
-    // Usage comes from the allocations read model once it exists; until then nothing is used.
-    where.push(`EXISTS (SELECT 1 FROM rm_inventories i WHERE i.provider_uuid = p.uuid AND i.resource_class = ${param(rc)}
-      AND ${param(amount)}::int <= trunc((i.total - i.reserved) * i.allocation_ratio)
-      AND i.min_unit <= $${params.length}::int AND i.max_unit >= $${params.length}::int AND $${params.length}::int % i.step_size = 0)`);
+  for (const [rc, amount] of filters.resources ?? []) {
+    where.push(FITS(`${param(rc)}::text`, `${param(String(amount))}::numeric`));
   }
   return { where, params };
 }
