@@ -47,8 +47,12 @@ export const providersProjection: Projection = {
   },
 };
 
+/** Upstream's updated_at moves with its row's UPDATE: an unchanged generation (aggregates before 1.19) leaves it. */
 async function touch(tx: SqlClient, uuid: string, generation: number, at: Date) {
-  await tx.query('UPDATE rm_resource_providers SET generation = $2, updated_at = $3 WHERE uuid = $1', [uuid, generation, at]);
+  await tx.query(
+    `UPDATE rm_resource_providers SET generation = $2, updated_at = CASE WHEN generation = $2 THEN updated_at ELSE $3 END
+     WHERE uuid = $1`,
+    [uuid, generation, at]);
 }
 
 /** A new parent moves the whole subtree under the parent's root, as upstream. */

@@ -83,7 +83,12 @@ describe('updating a provider', () => {
   });
 
   it('accepts the parent it already has before 1.37', () => {
-    expect(decideUpdate(update({ parentUuid: ROOT }), child)[0].data).toMatchObject({ parent_provider_uuid: ROOT });
+    expect(decideUpdate(update({ name: 'new', parentUuid: ROOT }), child)[0].data).toMatchObject({ parent_provider_uuid: ROOT });
+  });
+
+  it('decides nothing when neither name nor parent changes, so updated_at stays as upstream', () => {
+    expect(decideUpdate(update({ parentUuid: ROOT }), child)).toEqual([]);
+    expect(decideUpdate(update(), child)).toEqual([]);
   });
 
   it('refuses a missing parent (calling it a create, as upstream) and loops', () => {

@@ -70,6 +70,8 @@ export function decideUpdate(command: UpdateProvider, state: ProviderState): Pro
   if (command.nameHolder !== null && command.nameHolder !== provider.uuid) {
     throw conflict(`Conflicting resource provider ${command.name} already exists.`, ErrorCode.DUPLICATE_NAME);
   }
+  // Upstream issues no UPDATE when nothing changed, so its updated_at stays: no fact either.
+  if (command.name === provider.name && parent === provider.parentUuid) return [];
   // A rename or re-parent does not move the generation, as upstream.
   return [{
     type: 'ResourceProviderUpdated',
