@@ -46,7 +46,8 @@ function explanation(status: number, request: FastifyRequest, error: PlacementEr
   if (status === 415) {
     return `The request media type ${request.headers['content-type'] || 'None'} is not supported by this server. \n\n ${error.detail}`;
   }
-  return `${base}\n\n ${error.detail}  `;
+  // webob folds the detail's own line breaks into spaces; only the explanation keeps its blank line.
+  return `${base}\n\n ${error.detail.replace(/\n/g, ' ')}  `;
 }
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: PlacementError): FastifyReply {

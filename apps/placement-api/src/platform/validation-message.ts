@@ -32,6 +32,7 @@ function headline(error: ErrorObject, value: unknown, schema: any): string {
     case 'pattern': return `${pyRepr(value)} does not match ${pyRepr(p.pattern)}`;
     case 'maxLength': case 'maxItems': return `${pyRepr(value)} is too long`;
     case 'minLength': case 'minItems': return `${pyRepr(value)} is too short`;
+    case 'minProperties': return `${pyRepr(value)} does not have enough properties`;
     case 'minimum': return `${pyRepr(value)} is less than the minimum of ${pyRepr(p.limit)}`;
     case 'maximum': return `${pyRepr(value)} is greater than the maximum of ${pyRepr(p.limit)}`;
     case 'uniqueItems': return `${pyRepr(value)} has non-unique elements`;
@@ -52,5 +53,5 @@ export function validationMessage(error: ErrorObject, data: unknown, rootSchema:
   const value = at(data, error.instancePath);
   const instanceSegments = error.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   const shownSchema = subschema;
-  return `${headline(error, value, subschema)}\n\nFailed validating ${pyRepr(error.keyword)} in schema${subscripts(schemaSegments)}:\n    ${pyRepr(shownSchema)}\n\nOn instance${subscripts(instanceSegments)}:\n    ${pyRepr(value)}`;
+  return `${headline(error, value, subschema)}\n\nFailed validating ${pyRepr(error.keyword)} in schema${subscripts(schemaSegments)}:\n    ${pyRepr(shownSchema, true)}\n\nOn instance${subscripts(instanceSegments)}:\n    ${pyRepr(value)}`;
 }
