@@ -12,6 +12,7 @@ import { ResourceClassesModule } from './resource-classes/resource-classes.modul
 import { TraitsModule } from './traits/traits.module.js';
 import { AggregatesModule } from './aggregates/aggregates.module.js';
 import { UsagesModule } from './usages/usages.module.js';
+import { AllocationsModule } from './allocations/allocations.module.js';
 import { RootController } from './root/root.controller.js';
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -25,7 +26,7 @@ export class AppModule {
       imports: [
         PlacementModule.forDatabase(database),
         ResourceProvidersModule, InventoriesModule, ResourceClassesModule, TraitsModule, AggregatesModule,
-        UsagesModule,
+        UsagesModule, AllocationsModule,
       ],
       controllers: [RootController],
       providers: [

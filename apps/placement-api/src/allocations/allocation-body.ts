@@ -1,0 +1,67 @@
+import type { ConsumerAllocations, ConsumerClaim } from '../../../../libs/domain/src/allocation/index.js';
+import type { Schema } from '../platform/json-body.js';
+import { Version } from '../platform/microversion.js';
+import {
+  POST_ALLOCATIONS_V1_13, POST_ALLOCATIONS_V1_28, POST_ALLOCATIONS_V1_34, POST_ALLOCATIONS_V1_38, PUT_ALLOCATIONS_V1_0,
+  PUT_ALLOCATIONS_V1_12, PUT_ALLOCATIONS_V1_28, PUT_ALLOCATIONS_V1_34, PUT_ALLOCATIONS_V1_38, PUT_ALLOCATIONS_V1_8,
+} from './allocation.schemas.js';
+
+/** Upstream's [placement] incomplete_consumer_project_id / _user_id defaults: owners of pre-1.8 consumers. */
+export const INCOMPLETE_CONSUMER_ID = '00000000-0000-0000-0000-000000000000';
+
+export function putSchemaFor(version: Version): Schema {
+  if (version.matches('1.38')) return PUT_ALLOCATIONS_V1_38;
+  if (version.matches('1.34')) return PUT_ALLOCATIONS_V1_34;
+  if (version.matches('1.28')) return PUT_ALLOCATIONS_V1_28;
+  if (version.matches('1.12')) return PUT_ALLOCATIONS_V1_12;
+  if (version.matches('1.8')) return PUT_ALLOCATIONS_V1_8;
+  return PUT_ALLOCATIONS_V1_0;
+}
+
+export function postSchemaFor(version: Version): Schema {
+  if (version.matches('1.38')) return POST_ALLOCATIONS_V1_38;
+  if (version.matches('1.34')) return POST_ALLOCATIONS_V1_34;
+  if (version.matches('1.28')) return POST_ALLOCATIONS_V1_28;
+  return POST_ALLOCATIONS_V1_13;
+}
+
+/** As upstream stores a consumer named in a URL: str(uuid.UUID(value)). */
+export function canonicalUuid(value: string): string {
+  const hex = value.replace(/^urn:uuid:/i, '').replace(/[{}-]/g, '').toLowerCase();
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+interface ListEntry { resource_provider: { uuid: string }; resources: Record<string, number> }
+interface DictEntry { resources: Record<string, number> }
+
+/** Below 1.12 a list; a provider named twice keeps its first place and its last resources, as a Python dict. */
+function fromList(entries: readonly ListEntry[]): ConsumerAllocations {
+  const allocations: Record<string, Record<string, number>> = {};
+  for (const entry of entries) allocations[entry.resource_provider.uuid] = entry.resources;
+  return allocations;
+}
+
+function fromDict(entries: Readonly<Record<string, DictEntry>>): ConsumerAllocations {
+  return Object.fromEntries(Object.entries(entries).map(([provider, entry]) => [provider, entry.resources]));
+}
+
+/** One consumer's part of a validated body, in the terms of the microversion it was written for. */
+export function consumerClaimFrom(consumerUuid: string, data: any, version: Version): ConsumerClaim {
+  const allocations = version.matches('1.12') ? fromDict(data.allocations) : fromList(data.allocations);
+  // Upstream fills both ids when the project is missing, which only happens below 1.8.
+  const owned = data.project_id !== undefined;
+  return {
+    consumerUuid,
+    allocations,
+    projectId: owned ? data.project_id : INCOMPLETE_CONSUMER_ID,
+    userId: owned ? data.user_id : INCOMPLETE_CONSUMER_ID,
+    ...(version.matches('1.28') ? { expectedGeneration: data.consumer_generation ?? null } : {}),
+    ...(version.matches('1.38') ? { consumerType: data.consumer_type } : {}),
+    ...(data.mappings ? { mappings: data.mappings } : {}),
+  };
+}
+
+/** POST /allocations: consumers are keyed exactly as sent (upstream does not normalise them). */
+export function batchClaimsFrom(data: Record<string, any>, version: Version): ConsumerClaim[] {
+  return Object.entries(data).map(([consumerUuid, part]) => consumerClaimFrom(consumerUuid, part, version));
+}

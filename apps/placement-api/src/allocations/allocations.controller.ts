@@ -1,0 +1,62 @@
+import { Controller, Delete, Get, HttpCode, Param, Post, Put, Res } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import type { FastifyReply } from 'fastify';
+import type { Caller } from '../../../../libs/placement/src/index.js';
+import {
+  ConsumerAllocationRow, DeleteAllocations, GetConsumerAllocations, GetProviderAllocations, ProviderAllocations, WriteAllocations,
+} from '../../../../libs/placement/src/allocations/index.js';
+import { ApiRoute } from '../platform/api-route.js';
+import { newest, setLastModified } from '../platform/cache-headers.js';
+import { extractJson, isUuidLike } from '../platform/json-body.js';
+import { Version } from '../platform/microversion.js';
+import { httpBadRequest } from '../platform/placement-error.js';
+import { RawBody, Ver, Who } from '../platform/request-params.js';
+import { batchClaimsFrom, canonicalUuid, consumerClaimFrom, postSchemaFor, putSchemaFor } from './allocation-body.js';
+import { presentConsumerAllocations, presentProviderAllocations } from './allocation.presenter.js';
+
+/** Allocations are only ever inserted upstream, so their age is when the consumer was last written. */
+const lastWritten = (rows: readonly { created_at: Date; updated_at: Date | null }[]) => newest(rows.map((r) => r.updated_at ?? r.created_at));
+
+@Controller()
+export class AllocationsController {
+  constructor(private readonly commands: CommandBus, private readonly queries: QueryBus) {}
+
+  @Get('allocations/:consumer_uuid')
+  @ApiRoute({ produces: true })
+  async show(@Ver() version: Version, @Param('consumer_uuid') consumer: string, @Res({ passthrough: true }) reply: FastifyReply) {
+    const rows: ConsumerAllocationRow[] = await this.queries.execute(new GetConsumerAllocations(consumer));
+    setLastModified(reply, version, lastWritten(rows));
+    return presentConsumerAllocations(rows, version);
+  }
+
+  @Put('allocations/:consumer_uuid')
+  @HttpCode(204)
+  @ApiRoute({ consumes: true })
+  async replace(@Ver() version: Version, @Who() caller: Caller, @Param('consumer_uuid') consumer: string, @RawBody() body: string | undefined) {
+    if (!isUuidLike(consumer)) throw httpBadRequest(`Malformed consumer_uuid: ${consumer}`);
+    const data = extractJson(body, putSchemaFor(version));
+    await this.commands.execute(new WriteAllocations('consumer', [consumerClaimFrom(canonicalUuid(consumer), data, version)], caller));
+  }
+
+  @Delete('allocations/:consumer_uuid')
+  @HttpCode(204)
+  async remove(@Who() caller: Caller, @Param('consumer_uuid') consumer: string) {
+    await this.commands.execute(new DeleteAllocations(consumer, caller));
+  }
+
+  @Post('allocations')
+  @HttpCode(204)
+  @ApiRoute({ since: '1.13', consumes: true })
+  async batch(@Ver() version: Version, @Who() caller: Caller, @RawBody() body: string | undefined) {
+    const data = extractJson(body, postSchemaFor(version));
+    await this.commands.execute(new WriteAllocations('batch', batchClaimsFrom(data, version), caller));
+  }
+
+  @Get('resource_providers/:uuid/allocations')
+  @ApiRoute({ produces: true })
+  async forProvider(@Ver() version: Version, @Param('uuid') uuid: string, @Res({ passthrough: true }) reply: FastifyReply) {
+    const found: ProviderAllocations = await this.queries.execute(new GetProviderAllocations(uuid));
+    setLastModified(reply, version, lastWritten(found.rows));
+    return presentProviderAllocations(found, version);
+  }
+}

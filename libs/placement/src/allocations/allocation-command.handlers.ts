@@ -1,0 +1,36 @@
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { decideClaim, decideRemoval, providersTouched } from '../../../domain/src/allocation/index.js';
+import { ProviderLookups } from '../read-models/provider-lookups.js';
+import { DeleteAllocations, WriteAllocations } from './allocation.commands.js';
+import { ClaimRunner } from './claim-runner.js';
+
+@CommandHandler(WriteAllocations)
+export class WriteAllocationsHandler implements ICommandHandler<WriteAllocations, void> {
+  constructor(private readonly runner: ClaimRunner, private readonly lookups: ProviderLookups) {}
+
+  execute({ form, claims, caller }: WriteAllocations) {
+    const named = [...new Set(claims.flatMap((claim) => Object.values(claim.allocations).flatMap((resources) => Object.keys(resources))))];
+    return this.runner.run({
+      consumers: claims.map((claim) => claim.consumerUuid),
+      providers: (consumers) => providersTouched(claims, consumers),
+      decide: async (state) => decideClaim(
+        { type: 'ClaimAllocations', form, claims, unknownClasses: await this.lookups.unknownResourceClasses(named) }, state),
+    }, caller);
+  }
+}
+
+@CommandHandler(DeleteAllocations)
+export class DeleteAllocationsHandler implements ICommandHandler<DeleteAllocations, void> {
+  constructor(private readonly runner: ClaimRunner) {}
+
+  execute({ consumerUuid, caller }: DeleteAllocations) {
+    return this.runner.run({
+      consumers: [consumerUuid],
+      providers: (consumers) => {
+        const consumer = consumers[consumerUuid];
+        return consumer?.status === 'active' ? Object.keys(consumer.allocations) : [];
+      },
+      decide: (state) => decideRemoval({ type: 'RemoveAllocations', consumerUuid }, state),
+    }, caller);
+  }
+}

@@ -1,0 +1,12 @@
+import type { ClaimForm, ConsumerClaim } from '../../../domain/src/allocation/index.js';
+import { Caller } from '../shared/caller.js';
+
+/** PUT /allocations/{consumer} ('consumer') or POST /allocations ('batch'): replace each consumer's whole set. */
+export class WriteAllocations {
+  constructor(readonly form: ClaimForm, readonly claims: readonly ConsumerClaim[], readonly caller: Caller) {}
+}
+
+/** DELETE /allocations/{consumer}. */
+export class DeleteAllocations {
+  constructor(readonly consumerUuid: string, readonly caller: Caller) {}
+}

@@ -1,0 +1,62 @@
+import type { RecordedEvent, SqlClient } from '../../libs/event-store/src/index.js';
+import { Projection } from '../runner/projection.js';
+
+type Allocations = Record<string, Record<string, number>>;
+
+const consumerOf = (event: RecordedEvent) => event.stream.slice('consumer-'.length);
+const providerOf = (event: RecordedEvent) => event.stream.slice('provider-'.length);
+
+/**
+ * rm_consumers and rm_allocations from the consumer streams (each event carries the consumer's
+ * whole set), and the generation of every provider a claim moved, from the provider streams.
+ */
+export const allocationsProjection: Projection = {
+  name: 'allocations',
+  handles: ['ConsumerAllocationsReplaced', 'ConsumerRemoved', 'ProviderAllocationsChanged'],
+  async apply(tx: SqlClient, event: RecordedEvent<any>) {
+    const at = event.recordedAt;
+    switch (event.type) {
+      case 'ConsumerAllocationsReplaced': {
+        const uuid = consumerOf(event);
+        const { project_id, user_id, consumer_type, generation } = event.data;
+        await tx.query(
+          `INSERT INTO rm_consumers (uuid, project_id, user_id, consumer_type, generation, created_at, updated_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $6)
+           ON CONFLICT (uuid) DO UPDATE SET project_id = EXCLUDED.project_id, user_id = EXCLUDED.user_id,
+             consumer_type = EXCLUDED.consumer_type, generation = EXCLUDED.generation, updated_at = EXCLUDED.updated_at`,
+          [uuid, project_id, user_id, consumer_type, generation, at]);
+        return replaceAllocations(tx, uuid, event.data.allocations, at);
+      }
+      case 'ConsumerRemoved': {
+        const uuid = consumerOf(event);
+        await tx.query('DELETE FROM rm_allocations WHERE consumer_uuid = $1', [uuid]);
+        await tx.query('DELETE FROM rm_consumers WHERE uuid = $1', [uuid]);
+        return;
+      }
+      case 'ProviderAllocationsChanged':
+        // A release upstream does not count (DELETE, a provider left behind by a move) keeps updated_at too.
+        await tx.query(
+          'UPDATE rm_resource_providers SET generation = $2, updated_at = $3 WHERE uuid = $1 AND generation <> $2',
+          [providerOf(event), event.data.generation, at]);
+        return;
+    }
+  },
+};
+
+/** Upstream deletes and re-inserts a consumer's rows on every write, so created_at is the write's time. */
+async function replaceAllocations(tx: SqlClient, consumer: string, allocations: Allocations, at: Date) {
+  await tx.query('DELETE FROM rm_allocations WHERE consumer_uuid = $1', [consumer]);
+  const providers: string[] = [], classes: string[] = [], used: number[] = [];
+  for (const [provider, resources] of Object.entries(allocations)) {
+    for (const [rc, amount] of Object.entries(resources)) {
+      providers.push(provider);
+      classes.push(rc);
+      used.push(amount);
+    }
+  }
+  if (providers.length === 0) return;
+  await tx.query(
+    `INSERT INTO rm_allocations (consumer_uuid, provider_uuid, resource_class, used, created_at, updated_at)
+     SELECT $1::text, * , $5::timestamptz, $5::timestamptz FROM unnest($2::text[], $3::text[], $4::int[])`,
+    [consumer, providers, classes, used, at]);
+}
