@@ -1,0 +1,33 @@
+import type { RecordedEvent } from '../../../../event-store/src/index.js';
+import { evolveProvider, initialProviderState, ProviderEvent } from '../../../../domain/src/index.js';
+import { NameCatalog } from './name-catalog.js';
+import { ProviderIndex } from './provider-index.js';
+
+const PROVIDER = 'provider-';
+const RESOURCE_CLASS = 'resource-class-';
+const TRAIT = 'trait-';
+
+/**
+ * Folds one logged event into the candidate index. Provider events go through the domain's
+ * own evolveProvider, so every event type it learns (allocations included) is seen here too.
+ */
+export function applyEvent(index: ProviderIndex, names: NameCatalog, event: RecordedEvent<any>): void {
+  const { stream, type, data } = event;
+  if (stream.startsWith(PROVIDER)) {
+    const uuid = stream.slice(PROVIDER.length);
+    const before = index.stateOf(uuid) ?? initialProviderState();
+    // A type this build does not know leaves the state as it was.
+    const after = evolveProvider(before, event as unknown as ProviderEvent) ?? before;
+    if (after !== before) index.put(uuid, after);
+    return;
+  }
+  if (stream.startsWith(RESOURCE_CLASS)) {
+    if (type === 'ResourceClassCreated') names.addClass(data.name);
+    else if (type === 'ResourceClassRenamed' || type === 'ResourceClassDeleted') names.removeClass(data.name);
+    return;
+  }
+  if (stream.startsWith(TRAIT)) {
+    if (type === 'TraitCreated') names.addTrait(data.name);
+    else if (type === 'TraitDeleted') names.removeTrait(data.name);
+  }
+}

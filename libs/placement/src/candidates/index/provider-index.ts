@@ -1,0 +1,159 @@
+import { ActiveProvider, ProviderState } from '../../../../domain/src/index.js';
+
+/** The trait upstream reads to decide which providers lend their inventory through aggregates. */
+export const SHARES_VIA_AGGREGATE = 'MISC_SHARES_VIA_AGGREGATE';
+
+/** One live provider with its place in its tree; `state` is the domain's own ActiveProvider. */
+export interface ProviderNode {
+  readonly uuid: string;
+  state: ActiveProvider;
+  parent: ProviderNode | null;
+  root: ProviderNode;
+  readonly children: ProviderNode[];
+  traits: ReadonlySet<string>;
+  aggregates: ReadonlySet<string>;
+}
+
+const EMPTY: ReadonlySet<ProviderNode> = new Set();
+
+function addTo<K>(index: Map<K, Set<ProviderNode>>, key: K, node: ProviderNode): void {
+  let members = index.get(key);
+  if (!members) index.set(key, (members = new Set()));
+  members.add(node);
+}
+
+function removeFrom<K>(index: Map<K, Set<ProviderNode>>, key: K, node: ProviderNode): void {
+  const members = index.get(key);
+  if (!members) return;
+  members.delete(node);
+  if (members.size === 0) index.delete(key);
+}
+
+/** Keeps a reverse index (key -> providers) in step with one facet of a provider. */
+function syncFacet<K>(index: Map<K, Set<ProviderNode>>, node: ProviderNode, before: Iterable<K>, after: ReadonlySet<K>): void {
+  for (const key of before) if (!after.has(key)) removeFrom(index, key, node);
+  for (const key of after) addTo(index, key, node);
+}
+
+/**
+ * Every live provider with its tree, inventories, usage, traits and aggregates, plus the
+ * reverse indexes the candidate search narrows with. Changed only through `put`, with the
+ * states the domain's evolveProvider produces, so it is exactly the log's view.
+ */
+export class ProviderIndex {
+  private readonly nodes = new Map<string, ProviderNode>();
+  private readonly byClass = new Map<string, Set<ProviderNode>>();
+  private readonly byTrait = new Map<string, Set<ProviderNode>>();
+  private readonly byAggregate = new Map<string, Set<ProviderNode>>();
+  private nested = 0;
+
+  get size(): number {
+    return this.nodes.size;
+  }
+
+  get(uuid: string): ProviderNode | undefined {
+    return this.nodes.get(uuid);
+  }
+
+  stateOf(uuid: string): ProviderState | undefined {
+    return this.nodes.get(uuid)?.state;
+  }
+
+  /** Upstream's _has_provider_trees: whether any provider has a parent. */
+  get hasTrees(): boolean {
+    return this.nested > 0;
+  }
+
+  withClass(resourceClass: string): ReadonlySet<ProviderNode> {
+    return this.byClass.get(resourceClass) ?? EMPTY;
+  }
+
+  withTrait(trait: string): ReadonlySet<ProviderNode> {
+    return this.byTrait.get(trait) ?? EMPTY;
+  }
+
+  inAggregate(aggregate: string): ReadonlySet<ProviderNode> {
+    return this.byAggregate.get(aggregate) ?? EMPTY;
+  }
+
+  get sharing(): ReadonlySet<ProviderNode> {
+    return this.withTrait(SHARES_VIA_AGGREGATE);
+  }
+
+  roots(): ProviderNode[] {
+    const roots: ProviderNode[] = [];
+    for (const node of this.nodes.values()) if (node.parent === null) roots.push(node);
+    return roots;
+  }
+
+  /** The root and every descendant, parents before children. */
+  tree(root: ProviderNode): ProviderNode[] {
+    const members = [root];
+    for (let i = 0; i < members.length; i++) members.push(...members[i].children);
+    return members;
+  }
+
+  /** Takes the provider's new state; anything but an active provider removes it. */
+  put(uuid: string, state: ProviderState): void {
+    if (state.status !== 'active') return this.remove(uuid);
+    const node = this.nodes.get(uuid);
+    if (!node) return this.insert(state);
+    const before = node.state;
+    node.state = state;
+    if (before.parentUuid !== state.parentUuid) this.reparent(node, state.parentUuid);
+    if (before.traits !== state.traits) {
+      const traits = new Set(state.traits);
+      syncFacet(this.byTrait, node, node.traits, traits);
+      node.traits = traits;
+    }
+    if (before.aggregates !== state.aggregates) {
+      const aggregates = new Set(state.aggregates);
+      syncFacet(this.byAggregate, node, node.aggregates, aggregates);
+      node.aggregates = aggregates;
+    }
+    if (before.inventories !== state.inventories) {
+      syncFacet(this.byClass, node, Object.keys(before.inventories), new Set(Object.keys(state.inventories)));
+    }
+  }
+
+  private insert(state: ActiveProvider): void {
+    const node: ProviderNode = {
+      uuid: state.uuid, state, parent: null, root: null as unknown as ProviderNode, children: [],
+      traits: new Set(state.traits), aggregates: new Set(state.aggregates),
+    };
+    node.root = node;
+    this.nodes.set(node.uuid, node);
+    this.reparent(node, state.parentUuid);
+    for (const trait of node.traits) addTo(this.byTrait, trait, node);
+    for (const aggregate of node.aggregates) addTo(this.byAggregate, aggregate, node);
+    for (const rc of Object.keys(state.inventories)) addTo(this.byClass, rc, node);
+  }
+
+  private remove(uuid: string): void {
+    const node = this.nodes.get(uuid);
+    if (!node) return;
+    this.reparent(node, null);
+    for (const child of [...node.children]) this.reparent(child, null);
+    for (const trait of node.traits) removeFrom(this.byTrait, trait, node);
+    for (const aggregate of node.aggregates) removeFrom(this.byAggregate, aggregate, node);
+    for (const rc of Object.keys(node.state.inventories)) removeFrom(this.byClass, rc, node);
+    this.nodes.delete(uuid);
+  }
+
+  /** A new parent moves the whole subtree under the parent's root, as upstream. */
+  private reparent(node: ProviderNode, parentUuid: string | null): void {
+    if (node.parent) {
+      const siblings = node.parent.children;
+      siblings.splice(siblings.indexOf(node), 1);
+      this.nested--;
+    }
+    const parent = parentUuid === null ? null : this.nodes.get(parentUuid) ?? null;
+    node.parent = parent;
+    if (parent) {
+      parent.children.push(node);
+      this.nested++;
+    }
+    const root = parent ? parent.root : node;
+    for (const member of this.tree(node)) member.root = root;
+  }
+}

@@ -1,0 +1,41 @@
+/** One request group of GET /allocation_candidates, already parsed and validated by the HTTP layer. */
+export interface RequestGroup {
+  /** '' for the unsuffixed group; a suffixed (granular) group must be met by one provider. */
+  readonly suffix: string;
+  /** In query order; a class appears once. */
+  readonly resources: ReadonlyArray<readonly [string, number]>;
+  /** Each inner list is an any-of set; every set must be met. */
+  readonly requiredTraits: ReadonlyArray<ReadonlyArray<string>>;
+  readonly forbiddenTraits: ReadonlyArray<string>;
+  /** Each inner list is an any-of set of aggregates; every set must be met. */
+  readonly memberOf: ReadonlyArray<ReadonlyArray<string>>;
+  readonly forbiddenAggregates: ReadonlyArray<string>;
+  readonly inTree: string | null;
+}
+
+export type GroupPolicy = 'none' | 'isolate';
+
+export interface CandidateRequest {
+  /** In the order their suffixes first appear in the query string. */
+  readonly groups: readonly RequestGroup[];
+  readonly limit: number | null;
+  readonly groupPolicy: GroupPolicy | null;
+  /** root_required: traits the anchor (root) must have, and must not have. */
+  readonly rootRequired: readonly string[];
+  readonly rootForbidden: readonly string[];
+  /** Each inner list: suffixes whose providers must all sit under one of them. */
+  readonly sameSubtrees: ReadonlyArray<ReadonlyArray<string>>;
+  /** From 1.29; below it a candidate may not take from two providers of one tree. */
+  readonly nestedAware: boolean;
+}
+
+export interface SearchOptions {
+  /** upstream's randomize_allocation_candidates. */
+  readonly randomize: boolean;
+  /** Never generate more than this many candidates (null: no cap), as upstream's max_allocation_candidates. */
+  readonly maxCandidates: number | null;
+  /** Injected so tests of the randomized order are exact. */
+  readonly random?: () => number;
+}
+
+export const isGranular = (group: RequestGroup) => group.suffix !== '';

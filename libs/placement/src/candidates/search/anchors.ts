@@ -1,0 +1,42 @@
+import { NameCatalog } from '../index/name-catalog.js';
+import { ProviderIndex, ProviderNode } from '../index/provider-index.js';
+import { CandidateRequest } from '../request.js';
+import { Explain } from './explain.js';
+import { requireTraits } from './group-context.js';
+
+/**
+ * root_required: the roots that may anchor a candidate (upstream's _get_roots_with_traits),
+ * or null when the request does not filter anchors. An empty set empties the answer.
+ */
+export function allowedAnchors(index: ProviderIndex, names: NameCatalog, request: CandidateRequest, explain: Explain): Set<ProviderNode> | null {
+  const { rootRequired, rootForbidden } = request;
+  if (rootRequired.length === 0 && rootForbidden.length === 0) return null;
+  requireTraits(names, rootRequired);
+  requireTraits(names, rootForbidden);
+  const roots = new Set<ProviderNode>();
+  for (const root of index.roots()) {
+    if (rootRequired.every((t) => root.traits.has(t)) && !rootForbidden.some((t) => root.traits.has(t))) roots.add(root);
+  }
+  explain.record('roots meeting root_required', roots.size);
+  return roots;
+}
+
+/**
+ * The roots a sharing provider can lend to: the root of every provider that shares an
+ * aggregate with it, its own root included (upstream's anchors_for_sharing_providers).
+ */
+export class SharingAnchors {
+  private readonly cache = new Map<ProviderNode, ProviderNode[]>();
+
+  constructor(private readonly index: ProviderIndex) {}
+
+  of(provider: ProviderNode): ProviderNode[] {
+    let anchors = this.cache.get(provider);
+    if (!anchors) {
+      const roots = new Set<ProviderNode>();
+      for (const aggregate of provider.aggregates) for (const member of this.index.inAggregate(aggregate)) roots.add(member.root);
+      this.cache.set(provider, (anchors = [...roots]));
+    }
+    return anchors;
+  }
+}

@@ -1,0 +1,212 @@
+import { capacity } from '../../../../domain/src/index.js';
+import { ProviderNode, SHARES_VIA_AGGREGATE } from '../index/provider-index.js';
+import { CandidateRequest } from '../request.js';
+import { Explain } from './explain.js';
+import { GroupContext } from './group-context.js';
+import { traitsMet } from './multi-provider.js';
+import { GroupChoices } from './single-provider.js';
+import { inSameSubtree } from './same-subtree.js';
+
+export interface GroupPlan {
+  readonly ctx: GroupContext;
+  readonly choices: GroupChoices;
+  /** The unsuffixed group spread over a tree: one level per class instead of one per group. */
+  readonly multi: boolean;
+}
+
+export interface Allocation {
+  readonly provider: ProviderNode;
+  readonly resources: ReadonlyArray<readonly [string, number]>;
+}
+
+/** One allocation request: what to take from whom, and which providers met which group. */
+export interface Candidate {
+  readonly allocations: readonly Allocation[];
+  readonly mappings: ReadonlyArray<readonly [string, readonly ProviderNode[]]>;
+}
+
+export interface CombineOptions {
+  /** Stop once this many candidates exist (limit and the generation cap). */
+  readonly cap: number | null;
+  /** Below 1.29 on a deployment with trees: no two providers of one tree in a candidate. */
+  readonly excludeNested: boolean;
+  readonly shuffle: (<T>(items: T[]) => T[]) | null;
+}
+
+interface Level {
+  readonly plan: number;
+  readonly resources: ReadonlyArray<readonly [string, number]>;
+  readonly granular: boolean;
+}
+
+/**
+ * Picks one choice per level, tree by tree (upstream's _merge_candidates), and prunes a prefix
+ * as soon as it cannot lead to a candidate: capacity exceeded where groups add up, a provider
+ * reused under group_policy=isolate, two providers of one tree below 1.29, the unsuffixed
+ * group's traits or a same_subtree constraint unmet once all their levels are placed.
+ * Generation stops at the cap, so `limit` never costs more than the candidates it returns.
+ */
+export class Combiner {
+  readonly candidates: Candidate[] = [];
+  private readonly levels: Level[] = [];
+  private readonly levelsOf: number[][] = [];
+  private readonly subtreeGroups: number[][];
+  private readonly isolate: boolean;
+  private readonly seen = new Set<string>();
+  private visited = 0;
+  private pruned = 0;
+  // Per-tree search state.
+  private choices: ProviderNode[][] = [];
+  private order: number[] = [];
+  private closing: { groups: number[]; subtrees: number[] }[] = [];
+  private readonly picked: ProviderNode[] = [];
+  private readonly load = new Map<ProviderNode, Map<string, number>>();
+  private readonly granularUse = new Map<ProviderNode, number>();
+  private readonly rootUse = new Map<ProviderNode, { provider: ProviderNode; count: number }>();
+
+  constructor(private readonly plans: readonly GroupPlan[], request: CandidateRequest, private readonly options: CombineOptions) {
+    plans.forEach((plan, index) => {
+      const { group, granular } = plan.ctx;
+      const parts = plan.multi ? group.resources.map((r) => [r]) : [group.resources];
+      this.levelsOf.push(parts.map((resources) => this.levels.push({ plan: index, resources, granular }) - 1));
+    });
+    const suffixes = plans.map((plan) => plan.ctx.group.suffix);
+    this.subtreeGroups = request.sameSubtrees.map((constraint) => constraint.map((s) => suffixes.indexOf(s)).filter((i) => i >= 0));
+    this.isolate = request.groupPolicy === 'isolate';
+  }
+
+  get full(): boolean {
+    return this.options.cap !== null && this.candidates.length >= this.options.cap;
+  }
+
+  /** Anchors every group can reach, smallest group's order first. */
+  anchors(): ProviderNode[] {
+    const maps = this.plans.map((plan) => plan.choices).sort((a, b) => a.size - b.size);
+    const anchors = [...maps[0].keys()].filter((anchor) => maps.every((map) => map.has(anchor)));
+    return this.options.shuffle ? this.options.shuffle(anchors) : anchors;
+  }
+
+  run(explain: Explain): Candidate[] {
+    for (const anchor of this.anchors()) {
+      if (this.full) break;
+      this.tree(anchor);
+    }
+    explain.record('combinations tried', this.visited);
+    explain.record('combinations pruned', this.pruned);
+    explain.record('candidates', this.candidates.length);
+    return this.candidates;
+  }
+
+  private tree(anchor: ProviderNode): void {
+    const shuffle = this.options.shuffle;
+    this.choices = [];
+    this.plans.forEach((plan, p) => plan.choices.get(anchor)!.forEach((nodes, i) => {
+      this.choices[this.levelsOf[p][i]] = shuffle ? shuffle([...nodes]) : nodes;
+    }));
+    // Fewest choices first: the same candidates, found with less backtracking.
+    this.order = this.levels.map((_l, i) => i);
+    if (this.order.length > 1) this.order.sort((a, b) => this.choices[a].length - this.choices[b].length);
+    const position = new Array<number>(this.levels.length);
+    this.order.forEach((level, at) => (position[level] = at));
+    const lastOf = (levels: number[]) => Math.max(...levels.map((l) => position[l]));
+    this.closing = this.order.map(() => ({ groups: [] as number[], subtrees: [] as number[] }));
+    this.plans.forEach((plan, p) => {
+      if (plan.multi && plan.ctx.group.requiredTraits.length > 0) this.closing[lastOf(this.levelsOf[p])].groups.push(p);
+    });
+    this.subtreeGroups.forEach((groups, s) => {
+      if (groups.length > 0) this.closing[lastOf(groups.flatMap((p) => this.levelsOf[p]))].subtrees.push(s);
+    });
+    this.descend(0);
+  }
+
+  private descend(at: number): void {
+    if (at === this.order.length) return this.emit();
+    const level = this.order[at];
+    for (const node of this.choices[level]) {
+      if (this.full) return;
+      this.visited++;
+      if (!this.place(level, node)) {
+        this.pruned++;
+        continue;
+      }
+      if (this.closes(at)) this.descend(at + 1);
+      else this.pruned++;
+      this.unplace(level, node);
+    }
+  }
+
+  private place(level: number, node: ProviderNode): boolean {
+    const { resources, granular } = this.levels[level];
+    if (granular && this.isolate && this.granularUse.has(node)) return false;
+    if (this.options.excludeNested && resources.length > 0) {
+      const owner = this.rootUse.get(node.root);
+      if (owner && owner.provider !== node) return false;
+    }
+    let taken = this.load.get(node);
+    for (const [rc, amount] of resources) {
+      const inventory = node.state.inventories[rc];
+      const total = (taken?.get(rc) ?? 0) + amount;
+      if ((node.state.usages[rc] ?? 0) + total > capacity(inventory) || total > inventory.max_unit) return false;
+    }
+    if (resources.length > 0) {
+      if (!taken) this.load.set(node, (taken = new Map()));
+      for (const [rc, amount] of resources) taken.set(rc, (taken.get(rc) ?? 0) + amount);
+      if (this.options.excludeNested) {
+        const owner = this.rootUse.get(node.root);
+        if (owner) owner.count++;
+        else this.rootUse.set(node.root, { provider: node, count: 1 });
+      }
+    }
+    if (granular) this.granularUse.set(node, (this.granularUse.get(node) ?? 0) + 1);
+    this.picked[level] = node;
+    return true;
+  }
+
+  private unplace(level: number, node: ProviderNode): void {
+    const { resources, granular } = this.levels[level];
+    if (granular) {
+      const uses = this.granularUse.get(node)! - 1;
+      if (uses === 0) this.granularUse.delete(node);
+      else this.granularUse.set(node, uses);
+    }
+    if (resources.length === 0) return;
+    const taken = this.load.get(node)!;
+    for (const [rc, amount] of resources) {
+      const left = taken.get(rc)! - amount;
+      if (left === 0) taken.delete(rc);
+      else taken.set(rc, left);
+    }
+    if (taken.size === 0) this.load.delete(node);
+    if (this.options.excludeNested) {
+      const owner = this.rootUse.get(node.root)!;
+      if (--owner.count === 0) this.rootUse.delete(node.root);
+    }
+  }
+
+  /** The checks that become decidable once the level at `at` is placed. */
+  private closes(at: number): boolean {
+    const { groups, subtrees } = this.closing[at];
+    for (const p of groups) {
+      const nodes = this.levelsOf[p].map((l) => this.picked[l]);
+      if (!traitsMet(this.plans[p].ctx.group.requiredTraits, (t) => nodes.some((n) => n.traits.has(t)))) return false;
+    }
+    for (const s of subtrees) {
+      const nodes = new Set(this.subtreeGroups[s].flatMap((p) => this.levelsOf[p].map((l) => this.picked[l])));
+      if (!inSameSubtree(nodes)) return false;
+    }
+    return true;
+  }
+
+  private emit(): void {
+    const mappings = this.plans.map((plan, p) => [plan.ctx.group.suffix, [...new Set(this.levelsOf[p].map((l) => this.picked[l]))]] as const);
+    const allocations: Allocation[] = [];
+    for (const [provider, taken] of this.load) allocations.push({ provider, resources: [...taken] });
+    // Only providers that lend to several roots can make two trees yield the same request.
+    if (this.picked.every((node) => node.traits.has(SHARES_VIA_AGGREGATE))) {
+      const key = JSON.stringify([allocations.map((a) => [a.provider.uuid, [...a.resources].sort()]).sort(), mappings.map(([s, n]) => [s, n.map((x) => x.uuid).sort()])]);
+      if (this.seen.has(key)) return;
+      this.seen.add(key);
+    }
+    this.candidates.push({ allocations, mappings });
+  }
+}

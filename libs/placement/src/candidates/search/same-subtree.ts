@@ -1,0 +1,17 @@
+import { ProviderNode } from '../index/provider-index.js';
+
+const isAncestorOrSelf = (ancestor: ProviderNode, node: ProviderNode | null): boolean => {
+  for (; node; node = node.parent) if (node === ancestor) return true;
+  return false;
+};
+
+/** upstream's _check_same_subtree: one of the providers is an ancestor (or itself) of all the others. */
+export function inSameSubtree(nodes: ReadonlySet<ProviderNode>): boolean {
+  if (nodes.size <= 1) return true;
+  for (const top of nodes) {
+    let all = true;
+    for (const node of nodes) if (!isAncestorOrSelf(top, node)) { all = false; break; }
+    if (all) return true;
+  }
+  return false;
+}

@@ -1,0 +1,61 @@
+import { NameCatalog } from '../index/name-catalog.js';
+import { ProviderIndex, ProviderNode } from '../index/provider-index.js';
+import { CandidateRequest, SearchOptions } from '../request.js';
+import { allowedAnchors, SharingAnchors } from './anchors.js';
+import { Candidate, Combiner, GroupPlan } from './combine.js';
+import { Explain, ExplainStep } from './explain.js';
+import { resolveGroup } from './group-context.js';
+import { anyCombination, treeChoices } from './multi-provider.js';
+import { singleProviderChoices } from './single-provider.js';
+import { summaryProviders } from './summaries.js';
+
+export interface CandidateResult {
+  readonly candidates: readonly Candidate[];
+  readonly summaries: readonly ProviderNode[];
+  readonly explain: readonly ExplainStep[];
+}
+
+function shuffler(random: () => number) {
+  return <T>(items: T[]): T[] => {
+    for (let i = items.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [items[i], items[j]] = [items[j], items[i]];
+    }
+    return items;
+  };
+}
+
+/**
+ * GET /allocation_candidates over the index: anchors (root_required), then each group in
+ * query order (names, aggregates, capacity, traits, trees, sharing), then the combination.
+ * A group that matches nothing ends the search before later groups are even looked at, as
+ * upstream, so a later group's unknown class is then not reported.
+ */
+export function searchCandidates(index: ProviderIndex, names: NameCatalog, request: CandidateRequest, options: SearchOptions): CandidateResult {
+  const explain = new Explain();
+  const nothing: CandidateResult = { candidates: [], summaries: [], explain: explain.steps };
+  const allowed = allowedAnchors(index, names, request, explain);
+  if (allowed && allowed.size === 0) return nothing;
+  const sharing = new SharingAnchors(index);
+  const spreads = index.sharing.size > 0 || index.hasTrees;
+  const plans: GroupPlan[] = [];
+  for (const group of request.groups) {
+    const ctx = resolveGroup(index, names, group, explain);
+    if (!ctx) return nothing;
+    const multi = !ctx.granular && spreads;
+    const choices = multi ? treeChoices(index, ctx, allowed, sharing, explain) : singleProviderChoices(index, ctx, allowed, sharing, explain);
+    if (choices.size === 0 || (multi && !anyCombination(choices, group.requiredTraits))) return nothing;
+    plans.push({ ctx, choices, multi });
+  }
+  if (plans.length === 0) return nothing;
+  const caps = [request.limit, options.maxCandidates].filter((n): n is number => n !== null && n > 0);
+  const combiner = new Combiner(plans, request, {
+    cap: caps.length > 0 ? Math.min(...caps) : null,
+    excludeNested: !request.nestedAware && index.hasTrees,
+    shuffle: options.randomize ? shuffler(options.random ?? Math.random) : null,
+  });
+  const candidates = combiner.run(explain);
+  const summaries = summaryProviders(index, candidates, request.nestedAware || !index.hasTrees);
+  explain.record('providers summarized', summaries.length);
+  return { candidates, summaries, explain: explain.steps };
+}
