@@ -25,7 +25,7 @@ function headline(error: ErrorObject, value: unknown, schema: any): string {
     case 'additionalProperties': {
       const patterns = schema?.patternProperties ? Object.keys(schema.patternProperties) : [];
       if (patterns.length > 0) {
-        return `${pyRepr(p.additionalProperty)} does not match any of the regexes: ${patterns.map(pyRepr).join(', ')}`;
+        return `${pyRepr(p.additionalProperty)} does not match any of the regexes: ${patterns.map((p) => pyRepr(p)).join(', ')}`;
       }
       return `Additional properties are not allowed (${pyRepr(p.additionalProperty)} was unexpected)`;
     }
