@@ -96,6 +96,8 @@ describe('resource providers: /resource_providers', () => {
       const v15 = await app.request('GET', url(uuid), { version: '1.15' });
       expect(v15.body).toMatchObject({ parent_provider_uuid: null, root_provider_uuid: uuid });
       expect(v15.headers.get('last-modified')).toMatch(HTTP_DATE);
+      // Clients compare it exactly, as upstream sends it: no charset.
+      expect(v15.headers.get('content-type')).toBe('application/json');
       const missing = randomUUID();
       expect(await detailOf('GET', url(missing), '1.0')).toMatchObject({ status: 404, detail: expect.stringContaining(`No resource provider with uuid ${missing} found`) });
     });

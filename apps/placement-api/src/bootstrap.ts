@@ -3,6 +3,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { Database, openDatabase } from '../../../libs/placement/src/index.js';
 import { AppModule } from './app.module.js';
 import { AppConfig } from './config.js';
+import { placementClientError } from './platform/client-error.js';
 import { installHttpPipeline } from './platform/http-pipeline.js';
 import { RouteTable } from './platform/route-table.js';
 
@@ -16,7 +17,7 @@ export interface RunningApp {
 export async function createApp(config: AppConfig, databaseUrl: string, logger: false | ('error' | 'warn' | 'log')[] = ['error', 'warn']): Promise<RunningApp> {
   const database = await openDatabase(databaseUrl, config.dbPoolSize);
   const routes = new RouteTable();
-  const adapter = new FastifyAdapter({ routerOptions: { maxParamLength: 500 } });
+  const adapter = new FastifyAdapter({ routerOptions: { maxParamLength: 500 }, clientErrorHandler: placementClientError });
   adapter.getInstance().addHook('onRoute', (route) => routes.add(route.url, route.method));
   installHttpPipeline(adapter.getInstance(), config);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.create(config, database, routes), adapter, {

@@ -52,6 +52,8 @@ export function installHttpPipeline(fastify: FastifyInstance, config: AppConfig)
       reply.header('openstack-api-version', `placement ${version}`);
       reply.header('vary', 'openstack-api-version');
     }
+    // Upstream (webob) sends a bare application/json, which clients compare exactly; Fastify adds a charset.
+    if (reply.getHeader('content-type') === 'application/json; charset=utf-8') reply.header('content-type', 'application/json');
     return payload;
   });
 }
