@@ -266,6 +266,31 @@ describe('resource providers: /resource_providers', () => {
         .toContain('Requested resource VCPU requires amount >= 1. Got: 0.');
     });
 
+    it('counts what consumers already use, and will not delete a provider in use', async () => {
+      const consumer = randomUUID();
+      const claim = await app.request('PUT', `/allocations/${consumer}`, { version: '1.28', body: {
+        allocations: { [tree.c1]: { resources: { VCPU: 4 } } }, project_id: 'p', user_id: 'u', consumer_generation: null,
+      } });
+      expect(claim.status).toBe(204);
+      // c1 holds (8 - 2) * 1.5 = 9 VCPU, 4 of them now used.
+      expect(await inTree('resources=VCPU:6')).toEqual([]);
+      expect(await inTree('resources=VCPU:5')).toEqual(['list-c1']);
+      const leaf = await create('in-use');
+      await put('inventories', leaf, '1.19', { inventories: { VCPU: { total: 1 } } });
+      const other = randomUUID();
+      expect((await app.request('PUT', `/allocations/${other}`, { version: '1.28', body: {
+        allocations: { [leaf]: { resources: { VCPU: 1 } } }, project_id: 'p', user_id: 'u', consumer_generation: null,
+      } })).status).toBe(204);
+      expect(await detailOf('DELETE', url(leaf), '1.23')).toMatchObject({
+        status: 409, code: 'placement.resource_provider.inuse',
+        detail: expect.stringContaining(`Unable to delete resource provider ${leaf}: Resource provider has allocations.`),
+      });
+      expect((await app.request('DELETE', `/allocations/${other}`)).status).toBe(204);
+      expect((await app.request('DELETE', url(leaf))).status).toBe(204);
+      expect((await app.request('DELETE', `/allocations/${consumer}`)).status).toBe(204);
+      expect(await inTree('resources=VCPU:9')).toEqual(['list-c1']);
+    });
+
     it('says when the newest listed provider changed, from 1.15', async () => {
       const old = await app.request('GET', '/resource_providers', { version: '1.14' });
       expect(old.headers.get('last-modified')).toBeNull();
