@@ -214,6 +214,11 @@ describe('resource providers: /resource_providers', () => {
         expect(detail).toContain(`Invalid query string parameters: Additional properties are not allowed ('${key}' was unexpected)`);
       }
       expect((await detailOf('GET', '/resource_providers?uuid=nope', '1.0')).detail).toContain("Invalid query string parameters: 'nope' is not a 'uuid'");
+      expect((await detailOf('GET', '/resource_providers?name=%ff', '1.0')).detail)
+        .toContain("Invalid query string parameters: 'utf-8' codec can't decode byte 0xff in position 0: invalid start byte");
+      // webob also splits pairs on ';'.
+      expect(await listed(`name=list-c2;uuid=${tree.c2}`)).toEqual(['list-c2']);
+      expect((await detailOf('GET', '/resource_providers?name=x;pony=1', '1.39')).detail).toContain("'pony' was unexpected");
     });
 
     it('filters by name, uuid and tree; an empty name filters nothing', async () => {

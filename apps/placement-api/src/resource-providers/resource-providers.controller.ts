@@ -10,7 +10,9 @@ import { ApiRoute } from '../platform/api-route.js';
 import { newest, setLastModified } from '../platform/cache-headers.js';
 import { extractJson } from '../platform/json-body.js';
 import { Version } from '../platform/microversion.js';
-import { BaseUrl, QueryParams, RawBody, Ver, Who } from '../platform/request-params.js';
+import { RawQuery } from '../platform/query-params/raw-query.js';
+import { parseWebobQuery } from '../platform/query-params/webob-query.js';
+import { BaseUrl, RawBody, Ver, Who } from '../platform/request-params.js';
 import { parseProviderFilters } from './provider-list-params.js';
 import { presentProvider, providerUrl } from './resource-provider.presenter.js';
 import { POST_PROVIDER_V1_0, POST_PROVIDER_V1_14, PUT_PROVIDER_V1_0, PUT_PROVIDER_V1_14 } from './resource-provider.schemas.js';
@@ -27,8 +29,8 @@ export class ResourceProvidersController {
 
   @Get()
   @ApiRoute({ produces: true })
-  async list(@Ver() version: Version, @QueryParams() query: URLSearchParams, @Res({ passthrough: true }) reply: FastifyReply) {
-    const rows: ProviderRow[] = await this.queries.execute(new ListResourceProviders(parseProviderFilters(query, version)));
+  async list(@Ver() version: Version, @RawQuery() query: string, @Res({ passthrough: true }) reply: FastifyReply) {
+    const rows: ProviderRow[] = await this.queries.execute(new ListResourceProviders(parseProviderFilters(parseWebobQuery(query), version)));
     setLastModified(reply, version, newest(rows.map((r) => r.updated_at ?? r.created_at)));
     return { resource_providers: rows.map((row) => presentProvider(row, version)) };
   }
