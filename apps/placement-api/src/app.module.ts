@@ -5,6 +5,7 @@ import { PlacementModule } from '../../../libs/placement/src/placement.module.js
 import { AppConfig } from './config.js';
 import { ApiRouteGuard } from './platform/api-route.js';
 import { PlacementExceptionFilter } from './platform/exception.filter.js';
+import { PolicyGuard } from './platform/policy/policy.guard.js';
 import { RouteTable } from './platform/route-table.js';
 import { ResourceProvidersModule } from './resource-providers/resource-providers.module.js';
 import { InventoriesModule } from './inventories/inventories.module.js';
@@ -33,6 +34,7 @@ export class AppModule {
         { provide: APP_CONFIG, useValue: config },
         { provide: RouteTable, useValue: routes },
         { provide: APP_GUARD, useClass: ApiRouteGuard },
+        { provide: APP_GUARD, useValue: new PolicyGuard(config.policy) },
         { provide: APP_FILTER, useClass: PlacementExceptionFilter },
       ],
     };

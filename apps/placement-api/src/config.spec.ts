@@ -4,7 +4,7 @@ describe('configuration', () => {
   it('has working defaults: embedded database, noauth2, scope enforced', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({ port: 8778, host: '127.0.0.1', databaseUrl: undefined, authStrategy: 'noauth2', cors: undefined });
-    expect(config.policy).toEqual({ enforceNewDefaults: false, enforceScope: true, open: false });
+    expect(config.policy).toEqual({ enforceNewDefaults: false, enforceScope: true, open: false, overrides: new Map() });
   });
 
   it('reads the conformance contract variables', () => {
@@ -14,7 +14,7 @@ describe('configuration', () => {
       PLACEMENT_CORS_ALLOWED_ORIGINS: 'http://a, http://b', PLACEMENT_CORS_ALLOW_HEADERS: 'openstack-api-version',
     });
     expect(config).toMatchObject({ port: 18001, host: '0.0.0.0', databaseUrl: 'postgres://u@h:5432/db' });
-    expect(config.policy).toEqual({ enforceNewDefaults: true, enforceScope: false, open: true });
+    expect(config.policy).toEqual({ enforceNewDefaults: true, enforceScope: false, open: true, overrides: new Map() });
     expect(config.cors).toEqual({ allowedOrigins: ['http://a', 'http://b'], allowHeaders: ['openstack-api-version'] });
   });
 

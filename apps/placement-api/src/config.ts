@@ -1,4 +1,6 @@
 import type { CorsConfig } from './platform/cors.js';
+import type { Check } from './platform/policy/check.js';
+import { PolicyFileError, readPolicyFile } from './platform/policy/policy-file.js';
 
 /** Every setting the service reads, with its default; a bad value stops the start. */
 export interface AppConfig {
@@ -9,9 +11,30 @@ export interface AppConfig {
   readonly dataDir: string;
   readonly embeddedPort: number;
   readonly authStrategy: 'noauth2' | 'keystone';
-  readonly policy: { readonly enforceNewDefaults: boolean; readonly enforceScope: boolean; readonly open: boolean };
+  readonly policy: {
+    readonly enforceNewDefaults: boolean;
+    readonly enforceScope: boolean;
+    readonly open: boolean;
+    /** The rules of PLACEMENT_POLICY_FILE (oslo.policy YAML or JSON); empty without one. */
+    readonly overrides: ReadonlyMap<string, Check>;
+  };
   readonly cors: CorsConfig | undefined;
   readonly dbPoolSize: number;
+  /** pino's level names; 'silent' turns logging off. */
+  readonly logLevel: LogLevel;
+  /** How long SIGTERM waits for in-flight requests before cutting them. */
+  readonly shutdownGraceSeconds: number;
+}
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+function logLevel(env: NodeJS.ProcessEnv): LogLevel {
+  const raw = env.LOG_LEVEL;
+  if (raw === undefined || raw === '') return 'info';
+  const level = LOG_LEVELS.find((name) => name === raw.toLowerCase());
+  if (!level) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not "${raw}"`);
+  return level;
 }
 
 export class ConfigError extends Error {}
@@ -33,6 +56,17 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number
     throw new ConfigError(`${name} must be an integer from ${min} to ${max}, not "${raw}"`);
   }
   return value;
+}
+
+/** An unreadable or malformed policy file stops the start rather than deny or allow by surprise. */
+function policyOverrides(path: string | undefined): ReadonlyMap<string, Check> {
+  if (!path) return new Map();
+  try {
+    return readPolicyFile(path);
+  } catch (error) {
+    if (error instanceof PolicyFileError) throw new ConfigError(`PLACEMENT_POLICY_FILE: ${error.message}`);
+    throw error;
+  }
 }
 
 const list = (raw: string | undefined) => (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
@@ -61,8 +95,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       enforceNewDefaults: bool(env, 'PLACEMENT_POLICY_ENFORCE_NEW_DEFAULTS', false),
       enforceScope: bool(env, 'PLACEMENT_POLICY_ENFORCE_SCOPE', true),
       open: bool(env, 'PLACEMENT_POLICY_OPEN', false),
+      overrides: policyOverrides(env.PLACEMENT_POLICY_FILE),
     },
     cors: origins.length > 0 ? { allowedOrigins: origins, allowHeaders: list(env.PLACEMENT_CORS_ALLOW_HEADERS) } : undefined,
     dbPoolSize: int(env, 'PLACEMENT_DB_POOL_SIZE', 10, 1, 200),
+    logLevel: logLevel(env),
+    shutdownGraceSeconds: int(env, 'PLACEMENT_SHUTDOWN_GRACE_SECONDS', 10, 0, 3600),
   };
 }
