@@ -1,4 +1,5 @@
-import type { ConsumerAllocations, ConsumerClaim } from '../../../../libs/domain/src/allocation/index.js';
+import type { ConsumerAllocations, ConsumerClaim, ReshapedInventory } from '../../../../libs/domain/src/allocation/index.js';
+import { Inventory, inventoryWithDefaults } from '../../../../libs/domain/src/index.js';
 import type { Schema } from '../platform/json-body.js';
 import { Version } from '../platform/microversion.js';
 import {
@@ -64,4 +65,15 @@ export function consumerClaimFrom(consumerUuid: string, data: any, version: Vers
 /** POST /allocations: consumers are keyed exactly as sent (upstream does not normalise them). */
 export function batchClaimsFrom(data: Record<string, any>, version: Version): ConsumerClaim[] {
   return Object.entries(data).map(([consumerUuid, part]) => consumerClaimFrom(consumerUuid, part, version));
+}
+
+/** POST /reshaper: each provider's inventories completed with upstream's defaults, and the claims. */
+export function reshapeFrom(data: any, version: Version): { inventories: ReshapedInventory[]; claims: ConsumerClaim[] } {
+  const inventories = Object.entries(data.inventories as Record<string, any>).map(([uuid, entry]) => ({
+    uuid,
+    generation: entry.resource_provider_generation as number,
+    inventories: Object.fromEntries(Object.entries(entry.inventories as Record<string, Partial<Inventory> & { total: number }>)
+      .map(([rc, record]) => [rc, inventoryWithDefaults(record)])),
+  }));
+  return { inventories, claims: batchClaimsFrom(data.allocations, version) };
 }

@@ -2,7 +2,7 @@ import { extend } from '../platform/schema-extend.js';
 
 /** Upstream's schemas/allocation.py, version by version. */
 const RC_PATTERN = '^[A-Z0-9_]+$';
-const UUID_PATTERN = '^[0-9a-fA-F-]{36}$';
+export const UUID_PATTERN = '^[0-9a-fA-F-]{36}$';
 const GROUP_PATTERN_1_33 = '[a-zA-Z0-9_-]{1,64}';
 
 const RESOURCES = {

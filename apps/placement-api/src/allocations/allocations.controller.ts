@@ -3,7 +3,8 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import type { Caller } from '../../../../libs/placement/src/index.js';
 import {
-  ConsumerAllocationRow, DeleteAllocations, GetConsumerAllocations, GetProviderAllocations, ProviderAllocations, WriteAllocations,
+  ConsumerAllocationRow, DeleteAllocations, GetConsumerAllocations, GetProviderAllocations, ProviderAllocations, ReshapeProviders,
+  WriteAllocations,
 } from '../../../../libs/placement/src/allocations/index.js';
 import { ApiRoute } from '../platform/api-route.js';
 import { newest, setLastModified } from '../platform/cache-headers.js';
@@ -11,8 +12,9 @@ import { extractJson, isUuidLike } from '../platform/json-body.js';
 import { Version } from '../platform/microversion.js';
 import { httpBadRequest } from '../platform/placement-error.js';
 import { RawBody, Ver, Who } from '../platform/request-params.js';
-import { batchClaimsFrom, canonicalUuid, consumerClaimFrom, postSchemaFor, putSchemaFor } from './allocation-body.js';
+import { batchClaimsFrom, canonicalUuid, consumerClaimFrom, postSchemaFor, putSchemaFor, reshapeFrom } from './allocation-body.js';
 import { presentConsumerAllocations, presentProviderAllocations } from './allocation.presenter.js';
+import { reshaperSchemaFor } from './reshaper.schemas.js';
 
 /** Allocations are only ever inserted upstream, so their age is when the consumer was last written. */
 const lastWritten = (rows: readonly { created_at: Date; updated_at: Date | null }[]) => newest(rows.map((r) => r.updated_at ?? r.created_at));
@@ -50,6 +52,14 @@ export class AllocationsController {
   async batch(@Ver() version: Version, @Who() caller: Caller, @RawBody() body: string | undefined) {
     const data = extractJson(body, postSchemaFor(version));
     await this.commands.execute(new WriteAllocations('batch', batchClaimsFrom(data, version), caller));
+  }
+
+  @Post('reshaper')
+  @HttpCode(204)
+  @ApiRoute({ since: '1.30', consumes: true })
+  async reshape(@Ver() version: Version, @Who() caller: Caller, @RawBody() body: string | undefined) {
+    const { inventories, claims } = reshapeFrom(extractJson(body, reshaperSchemaFor(version)), version);
+    await this.commands.execute(new ReshapeProviders(inventories, claims, caller));
   }
 
   @Get('resource_providers/:uuid/allocations')

@@ -4,3 +4,4 @@ export * from './claim-messages.js';
 export * from './allocation-rows.js';
 export * from './capacity-check.js';
 export * from './claim.decide.js';
+export * from './reshape.decide.js';

@@ -1,7 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { decideClaim, decideRemoval, providersTouched } from '../../../domain/src/allocation/index.js';
+import { ConsumerClaim, decideClaim, decideRemoval, decideReshape, providersTouched } from '../../../domain/src/allocation/index.js';
 import { ProviderLookups } from '../read-models/provider-lookups.js';
-import { DeleteAllocations, WriteAllocations } from './allocation.commands.js';
+import { DeleteAllocations, ReshapeProviders, WriteAllocations } from './allocation.commands.js';
 import { ClaimRunner } from './claim-runner.js';
 
 @CommandHandler(WriteAllocations)
@@ -9,7 +9,7 @@ export class WriteAllocationsHandler implements ICommandHandler<WriteAllocations
   constructor(private readonly runner: ClaimRunner, private readonly lookups: ProviderLookups) {}
 
   execute({ form, claims, caller }: WriteAllocations) {
-    const named = [...new Set(claims.flatMap((claim) => Object.values(claim.allocations).flatMap((resources) => Object.keys(resources))))];
+    const named = classesNamed(claims);
     return this.runner.run({
       consumers: claims.map((claim) => claim.consumerUuid),
       providers: (consumers) => providersTouched(claims, consumers),
@@ -33,4 +33,24 @@ export class DeleteAllocationsHandler implements ICommandHandler<DeleteAllocatio
       decide: (state) => decideRemoval({ type: 'RemoveAllocations', consumerUuid }, state),
     }, caller);
   }
+}
+
+@CommandHandler(ReshapeProviders)
+export class ReshapeProvidersHandler implements ICommandHandler<ReshapeProviders, void> {
+  constructor(private readonly runner: ClaimRunner, private readonly lookups: ProviderLookups) {}
+
+  execute({ inventories, claims, caller }: ReshapeProviders) {
+    const named = [...new Set([...inventories.flatMap((entry) => Object.keys(entry.inventories)), ...classesNamed(claims)])];
+    return this.runner.run({
+      consumers: claims.map((claim) => claim.consumerUuid),
+      providers: (consumers) => [...new Set([...inventories.map((entry) => entry.uuid), ...providersTouched(claims, consumers)])],
+      decide: async (state) => decideReshape(
+        { type: 'Reshape', inventories, claims, unknownClasses: await this.lookups.unknownResourceClasses(named) }, state),
+      racePrefix: 'update conflict: ',
+    }, caller);
+  }
+}
+
+function classesNamed(claims: readonly ConsumerClaim[]): string[] {
+  return [...new Set(claims.flatMap((claim) => Object.values(claim.allocations).flatMap((resources) => Object.keys(resources))))];
 }

@@ -1,4 +1,4 @@
-import type { ClaimForm, ConsumerClaim } from '../../../domain/src/allocation/index.js';
+import type { ClaimForm, ConsumerClaim, ReshapedInventory } from '../../../domain/src/allocation/index.js';
 import { Caller } from '../shared/caller.js';
 
 /** PUT /allocations/{consumer} ('consumer') or POST /allocations ('batch'): replace each consumer's whole set. */
@@ -9,4 +9,9 @@ export class WriteAllocations {
 /** DELETE /allocations/{consumer}. */
 export class DeleteAllocations {
   constructor(readonly consumerUuid: string, readonly caller: Caller) {}
+}
+
+/** POST /reshaper: new inventories and the allocations that move with them, in one claim. */
+export class ReshapeProviders {
+  constructor(readonly inventories: readonly ReshapedInventory[], readonly claims: readonly ConsumerClaim[], readonly caller: Caller) {}
 }

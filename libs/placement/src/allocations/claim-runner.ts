@@ -14,7 +14,11 @@ export interface ClaimPlan {
   /** The providers to load once the consumers are known (those named, and those they hold). */
   providers(consumers: ClaimState['consumers']): readonly string[];
   decide(state: ClaimState): Promise<ClaimDecision> | ClaimDecision;
+  /** How the endpoint words running out of attempts (upstream's prefix for ConcurrentUpdateDetected). */
+  readonly racePrefix?: string;
 }
+
+const RACE_PREFIX = 'Inventory and/or allocations changed while attempting to allocate: ';
 
 /**
  * The one path every claim takes: load the consumers and every provider touched, decide, and
@@ -50,8 +54,7 @@ export class ClaimRunner {
     } catch (error) {
       if (error instanceof WrongExpectedRevision) {
         throw conflict(
-          'Inventory and/or allocations changed while attempting to allocate: '
-            + 'Another thread concurrently updated the resource provider data. Please retry your update',
+          `${plan.racePrefix ?? RACE_PREFIX}Another thread concurrently updated the resource provider data. Please retry your update`,
           ErrorCode.CONCURRENT_UPDATE,
         );
       }

@@ -3,12 +3,12 @@ export * from './claim-runner.js';
 export * from './allocation-command.handlers.js';
 export * from './queries/get-consumer-allocations.query.js';
 export * from './queries/get-provider-allocations.query.js';
-import { DeleteAllocationsHandler, WriteAllocationsHandler } from './allocation-command.handlers.js';
+import { DeleteAllocationsHandler, ReshapeProvidersHandler, WriteAllocationsHandler } from './allocation-command.handlers.js';
 import { ClaimRunner } from './claim-runner.js';
 import { GetConsumerAllocationsHandler } from './queries/get-consumer-allocations.query.js';
 import { GetProviderAllocationsHandler } from './queries/get-provider-allocations.query.js';
 
 /** Everything the allocations family registers with Nest: the runner and its command and query handlers. */
 export const ALLOCATION_PROVIDERS = [
-  ClaimRunner, WriteAllocationsHandler, DeleteAllocationsHandler, GetConsumerAllocationsHandler, GetProviderAllocationsHandler,
+  ClaimRunner, WriteAllocationsHandler, DeleteAllocationsHandler, ReshapeProvidersHandler, GetConsumerAllocationsHandler, GetProviderAllocationsHandler,
 ];
