@@ -15,17 +15,20 @@ import { AggregatesModule } from './aggregates/aggregates.module.js';
 import { UsagesModule } from './usages/usages.module.js';
 import { AllocationsModule } from './allocations/allocations.module.js';
 import { RootController } from './root/root.controller.js';
+import { Operations } from './operations/operations.js';
+import { OperationsModule } from './operations/operations.module.js';
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
 /** One controller per resource family; the platform's guard and filter apply to all. */
 @Module({})
 export class AppModule {
-  static create(config: AppConfig, database: Database, routes: RouteTable): DynamicModule {
+  static create(config: AppConfig, database: Database, routes: RouteTable, operations: Operations): DynamicModule {
     return {
       module: AppModule,
       imports: [
         PlacementModule.forDatabase(database),
+        OperationsModule.forApp(operations),
         ResourceProvidersModule, InventoriesModule, ResourceClassesModule, TraitsModule, AggregatesModule,
         UsagesModule, AllocationsModule,
       ],

@@ -2,8 +2,11 @@ import 'reflect-metadata';
 import { createApp } from './bootstrap.js';
 import { ConfigError, loadConfig } from './config.js';
 import { EmbeddedDatabase, startEmbeddedPostgres } from './embedded-postgres.js';
+import { createLogger } from './operations/logger.js';
 
-const log = (message: string) => process.stderr.write(`${new Date().toISOString()} placement-ledger: ${message}\n`);
+// JSON lines like every other log of the service; LOG_LEVEL applies once the configuration is read.
+const logger = createLogger('info');
+const log = (message: string) => logger.info(message);
 
 async function main(): Promise<void> {
   let config;
@@ -11,14 +14,15 @@ async function main(): Promise<void> {
     config = loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
-      log(`configuration error: ${error.message}`);
+      logger.fatal(`configuration error: ${error.message}`);
       process.exit(2);
     }
     throw error;
   }
+  logger.level = config.logLevel;
   let embedded: EmbeddedDatabase | undefined;
   const databaseUrl = config.databaseUrl ?? (embedded = await startEmbeddedPostgres(config.dataDir, config.embeddedPort, log)).url;
-  const running = await createApp(config, databaseUrl);
+  const running = await createApp(config, databaseUrl, logger);
   await running.app.listen(config.port, config.host);
   log(`listening on http://${config.host}:${config.port} (${embedded ? 'embedded PostgreSQL' : 'DATABASE_URL'})`);
 
@@ -36,6 +40,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error) => {
-  log(`failed to start: ${error instanceof Error ? error.stack : String(error)}`);
+  logger.fatal({ err: error }, 'failed to start');
   process.exit(1);
 });

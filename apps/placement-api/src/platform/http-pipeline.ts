@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { AppConfig } from '../config.js';
+import { isOperationsPath } from '../operations/operations-paths.js';
 import { handleCors } from './cors.js';
 import { MAX_VERSION, MIN_VERSION, negotiate } from './microversion.js';
 import { noauthIdentity } from './noauth.js';
@@ -22,6 +23,8 @@ export function installHttpPipeline(fastify: FastifyInstance, config: AppConfig)
     const state = requestState(request);
     state.requestId = `req-${randomUUID()}`;
     reply.header('x-openstack-request-id', state.requestId);
+    // Probes and scrapes: no token, no microversion (operations/operations-paths.ts).
+    if (isOperationsPath(request.url)) return undefined;
     if (config.cors && handleCors(config.cors, request, reply)) return reply;
 
     const path = request.url.split('?')[0];

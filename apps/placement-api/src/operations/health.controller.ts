@@ -1,0 +1,33 @@
+import { Controller, Get, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { METRICS_PATH, HEALTH_PATH, READY_PATH } from './operations-paths.js';
+import { PlacementMetrics } from './metrics.js';
+import { PublicRoute } from './public-route.js';
+import { ReadinessProbe } from './readiness.js';
+
+/** Liveness, readiness and the Prometheus scrape. */
+@PublicRoute()
+@Controller()
+export class HealthController {
+  constructor(private readonly readiness: ReadinessProbe, private readonly metrics: PlacementMetrics) {}
+
+  /** Alive: the event loop answers. Deliberately checks nothing else, so a database outage never gets the process restarted. */
+  @Get(HEALTH_PATH)
+  health() {
+    return { status: 'ok' };
+  }
+
+  @Get(READY_PATH)
+  async ready(@Res({ passthrough: true }) reply: FastifyReply) {
+    const readiness = await this.readiness.check();
+    if (readiness.ready) return { status: 'ready', checks: readiness.checks };
+    reply.status(503);
+    return { status: 'not ready', reason: readiness.reason, checks: readiness.checks };
+  }
+
+  @Get(METRICS_PATH)
+  async scrape(@Res({ passthrough: true }) reply: FastifyReply) {
+    reply.header('content-type', this.metrics.registry.contentType);
+    return this.metrics.registry.metrics();
+  }
+}
