@@ -1,8 +1,13 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 
-/** The built server (`npm run build`), run as `npm run serve` runs it: for tests of start, stop and restart. */
-export const SERVER_ENTRY = resolve(__dirname, '../../dist/apps/placement-api/src/main.js');
+/**
+ * The built server (`npm run build`), run as `npm run serve` runs it: for tests of start, stop and restart.
+ * TEST_SERVER_ENTRY points at another build (e.g. `tsc --outDir .build/<name>`) without touching dist/.
+ */
+export const SERVER_ENTRY = process.env.TEST_SERVER_ENTRY
+  ? resolve(process.env.TEST_SERVER_ENTRY)
+  : resolve(__dirname, '../../dist/apps/placement-api/src/main.js');
 
 export interface ServerProcess {
   readonly url: string;
