@@ -16,4 +16,6 @@ CREATE TABLE IF NOT EXISTS es_events (
   UNIQUE (stream_id, revision)
 );
 CREATE INDEX IF NOT EXISTS es_events_global_order ON es_events (transaction_id, position);
+-- The audit trail's "what did request X write" (GET /ledger/audit/request/{id}).
+CREATE INDEX IF NOT EXISTS es_events_request_id ON es_events ((metadata->>'requestId'));
 `;
