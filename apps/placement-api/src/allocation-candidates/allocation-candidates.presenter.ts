@@ -1,0 +1,82 @@
+import { ActiveProvider, capacity } from '../../../../libs/domain/src/index.js';
+import type { ProviderNode } from '../../../../libs/placement/src/candidates/index/provider-index.js';
+import type { Candidate } from '../../../../libs/placement/src/candidates/search/combine.js';
+import type { CandidateResult } from '../../../../libs/placement/src/candidates/search/search.js';
+import type { CandidateRequest } from '../../../../libs/placement/src/candidates/request.js';
+import { Version } from '../platform/microversion.js';
+
+// Names here are uuids, classes, traits and suffixes, which never need escaping; anything else is escaped.
+const PLAIN = /^[A-Za-z0-9_.:-]*$/;
+const str = (text: string) => (PLAIN.test(text) ? `"${text}"` : JSON.stringify(text));
+
+/** How the answer is shaped at a microversion (upstream's _transform_* functions). */
+interface Shape {
+  readonly dictForm: boolean;    // 1.12: allocations keyed by provider, ready for PUT /allocations
+  readonly mappings: boolean;    // 1.34
+  readonly traits: boolean;      // 1.17
+  readonly allClasses: boolean;  // 1.27: every class of the provider, not just the requested ones
+  readonly tree: boolean;        // 1.29: parent and root uuids
+}
+
+const shapeOf = (version: Version): Shape => ({
+  dictForm: version.matches('1.12'), mappings: version.matches('1.34'), traits: version.matches('1.17'),
+  allClasses: version.matches('1.27'), tree: version.matches('1.29'),
+});
+
+const resourcesJson = (resources: ReadonlyArray<readonly [string, number]>) => `{${resources.map(([rc, n]) => `${str(rc)}:${n}`).join(',')}}`;
+
+function allocationRequest(candidate: Candidate, shape: Shape): string {
+  const { allocations, mappings } = candidate;
+  if (!shape.dictForm) {
+    const list = allocations.map((a) => `{"resource_provider":{"uuid":${str(a.provider.uuid)}},"resources":${resourcesJson(a.resources)}}`);
+    return `{"allocations":[${list.join(',')}]}`;
+  }
+  const dict = allocations.map((a) => `${str(a.provider.uuid)}:{"resources":${resourcesJson(a.resources)}}`).join(',');
+  if (!shape.mappings) return `{"allocations":{${dict}}}`;
+  const mapped = mappings.map(([suffix, nodes]) => `${str(suffix)}:[${nodes.map((n) => str(n.uuid)).join(',')}]`).join(',');
+  return `{"allocations":{${dict}},"mappings":{${mapped}}}`;
+}
+
+function summary(node: ProviderNode, shape: Shape, requested: ReadonlySet<string> | null): string {
+  const { state } = node;
+  const classes = Object.keys(state.inventories).filter((rc) => !requested || requested.has(rc));
+  const resources = classes.map((rc) => `${str(rc)}:{"capacity":${capacity(state.inventories[rc])},"used":${state.usages[rc] ?? 0}}`);
+  let text = `{"resources":{${resources.join(',')}}`;
+  if (shape.traits) text += `,"traits":[${state.traits.map(str).join(',')}]`;
+  if (shape.tree) text += `,"parent_provider_uuid":${state.parentUuid === null ? 'null' : str(state.parentUuid)},"root_provider_uuid":${str(node.root.uuid)}`;
+  return `${text}}`;
+}
+
+/**
+ * A summary changes only with its provider's state (a new object on every change) or root, so
+ * the text of the shapes that list every class is kept per state and reused by later answers.
+ */
+class SummaryCache {
+  private readonly texts = new WeakMap<ActiveProvider, Map<string, { root: ProviderNode; text: string }>>();
+
+  get(node: ProviderNode, shape: Shape, key: string): string {
+    let byShape = this.texts.get(node.state);
+    if (!byShape) this.texts.set(node.state, (byShape = new Map()));
+    const hit = byShape.get(key);
+    if (hit && hit.root === node.root) return hit.text;
+    const text = summary(node, shape, null);
+    byShape.set(key, { root: node.root, text });
+    return text;
+  }
+}
+
+const cache = new SummaryCache();
+
+/**
+ * The body of GET /allocation_candidates as JSON text. Built as text because a thousand
+ * candidates make about half a megabyte and this is the scheduler's hot path.
+ */
+export function presentCandidates(result: CandidateResult, request: CandidateRequest, version: Version): string {
+  const shape = shapeOf(version);
+  const requests = result.candidates.map((c) => allocationRequest(c, shape));
+  const requested = shape.allClasses ? null : new Set(request.groups.flatMap((g) => g.resources.map(([rc]) => rc)));
+  const key = `${shape.traits}${shape.tree}`;
+  const summaries = result.summaries.map((node) =>
+    `${str(node.uuid)}:${requested ? summary(node, shape, requested) : cache.get(node, shape, key)}`);
+  return `{"allocation_requests":[${requests.join(',')}],"provider_summaries":{${summaries.join(',')}}}`;
+}

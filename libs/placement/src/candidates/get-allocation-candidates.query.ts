@@ -1,0 +1,25 @@
+import { Inject } from '@nestjs/common';
+import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { CandidateIndexService } from './candidate-index.service.js';
+import { CandidateRequest, SearchOptions } from './request.js';
+import { CandidateResult, searchCandidates } from './search/search.js';
+
+/** How the service searches: read once from settings at start. */
+export const CANDIDATE_SEARCH_OPTIONS = Symbol('CANDIDATE_SEARCH_OPTIONS');
+
+export class GetAllocationCandidates {
+  constructor(readonly request: CandidateRequest) {}
+}
+
+@QueryHandler(GetAllocationCandidates)
+export class GetAllocationCandidatesHandler implements IQueryHandler<GetAllocationCandidates, CandidateResult> {
+  constructor(
+    private readonly candidates: CandidateIndexService,
+    @Inject(CANDIDATE_SEARCH_OPTIONS) private readonly options: SearchOptions,
+  ) {}
+
+  async execute({ request }: GetAllocationCandidates): Promise<CandidateResult> {
+    const { index, names } = await this.candidates.current();
+    return searchCandidates(index, names, request, this.options);
+  }
+}
