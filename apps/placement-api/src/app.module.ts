@@ -14,6 +14,7 @@ import { TraitsModule } from './traits/traits.module.js';
 import { AggregatesModule } from './aggregates/aggregates.module.js';
 import { UsagesModule } from './usages/usages.module.js';
 import { AllocationsModule } from './allocations/allocations.module.js';
+import { AllocationCandidatesModule } from './allocation-candidates/allocation-candidates.module.js';
 import { RootController } from './root/root.controller.js';
 import { Operations } from './operations/operations.js';
 import { OperationsModule } from './operations/operations.module.js';
@@ -31,6 +32,7 @@ export class AppModule {
         OperationsModule.forApp(operations),
         ResourceProvidersModule, InventoriesModule, ResourceClassesModule, TraitsModule, AggregatesModule,
         UsagesModule, AllocationsModule,
+        AllocationCandidatesModule,
       ],
       controllers: [RootController],
       providers: [
