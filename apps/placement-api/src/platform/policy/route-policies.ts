@@ -61,6 +61,13 @@ export const ROUTE_POLICIES: Readonly<Record<string, RoutePolicy | null>> = {
   'GET /usages': { rule: 'placement:usages', target: (query) => ({ project_id: query.getAll('project_id').at(-1) ?? null }) },
 
   'POST /reshaper': { rule: 'placement:reshaper:reshape' },
+
+  // Ours, outside upstream's URL space and its rules: probes, the metrics scrape (the
+  // pipeline lets them in without a token) and the API description.
+  'GET /healthz': null,
+  'GET /readyz': null,
+  'GET /metrics': null,
+  'GET /openapi.json': null,
 };
 
 /** "METHOD /a/:/b": a route's identity whatever its parameters are called. */
