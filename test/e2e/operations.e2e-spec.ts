@@ -169,17 +169,34 @@ describe('operations: readiness when the database is gone', () => {
     await db.drop();
   });
 
+  const base = () => `http://127.0.0.1:${(running.app.getHttpServer().address() as { port: number }).port}`;
+
+  it('answers /readyz 503 while a read-model migration of this build is not applied', async () => {
+    const { rows } = await running.database.pool.query<{ id: number; timestamp: string; name: string }>(
+      'DELETE FROM rm_migrations WHERE id = (SELECT max(id) FROM rm_migrations) RETURNING id, timestamp, name');
+    try {
+      const reply = await fetch(`${base()}/readyz`);
+      expect(reply.status).toBe(503);
+      expect(await reply.json()).toEqual({
+        status: 'not ready',
+        reason: `read models are behind: migrations not applied: ${rows[0].name}`,
+        checks: { database: 'ok', read_models: 'migrations pending' },
+      });
+    } finally {
+      await running.database.pool.query('INSERT INTO rm_migrations (id, timestamp, name) VALUES ($1, $2, $3)', [rows[0].id, rows[0].timestamp, rows[0].name]);
+    }
+    expect((await fetch(`${base()}/readyz`)).status).toBe(200);
+  });
+
   it('answers /readyz 503 with the reason once the pool is closed, while /healthz stays 200', async () => {
-    const base = `http://127.0.0.1:${(running.app.getHttpServer().address() as { port: number }).port}`;
-    expect((await fetch(`${base}/readyz`)).status).toBe(200);
     await running.database.close();
-    const reply = await fetch(`${base}/readyz`);
+    const reply = await fetch(`${base()}/readyz`);
     expect(reply.status).toBe(503);
     const body = (await reply.json()) as { status: string; reason: string; checks: Record<string, string> };
     expect(body.status).toBe('not ready');
     expect(body.reason).toMatch(/^database unreachable: /);
     expect(body.checks.database).toBe(body.reason);
-    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    expect((await fetch(`${base()}/healthz`)).status).toBe(200);
   });
 });
 

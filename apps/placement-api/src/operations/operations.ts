@@ -7,17 +7,17 @@ import { PlacementMetrics } from './metrics.js';
  */
 export class Operations {
   readonly metrics: PlacementMetrics;
-  private drainingSince: Date | undefined;
+  private drainingStarted = false;
 
   constructor(readonly logger: Logger, projections: readonly string[]) {
     this.metrics = new PlacementMetrics(projections);
   }
 
   get draining(): boolean {
-    return this.drainingSince !== undefined;
+    return this.drainingStarted;
   }
 
   startDraining(): void {
-    this.drainingSince ??= new Date();
+    this.drainingStarted = true;
   }
 }

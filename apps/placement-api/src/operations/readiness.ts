@@ -13,7 +13,8 @@ export type Readiness =
 /** Ready: not shutting down, the database answers, and the read models are what this build reads and are current. */
 @Injectable()
 export class ReadinessProbe {
-  private readonly expectedMigrations = MIGRATIONS.map((migration) => migration.name);
+  // The name TypeORM records in rm_migrations: the instance's `name`, else the class name.
+  private readonly expectedMigrations = MIGRATIONS.map((Migration) => new Migration().name ?? Migration.name);
 
   constructor(@Inject(READ_DB) private readonly db: ReadDb, private readonly operations: Operations) {}
 
