@@ -2,11 +2,9 @@ import { Controller, Get, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { METRICS_PATH, HEALTH_PATH, READY_PATH } from './operations-paths.js';
 import { PlacementMetrics } from './metrics.js';
-import { PublicRoute } from './public-route.js';
 import { ReadinessProbe } from './readiness.js';
 
-/** Liveness, readiness and the Prometheus scrape. */
-@PublicRoute()
+/** Liveness, readiness and the Prometheus scrape; route-policies.ts maps them to no rule. */
 @Controller()
 export class HealthController {
   constructor(private readonly readiness: ReadinessProbe, private readonly metrics: PlacementMetrics) {}

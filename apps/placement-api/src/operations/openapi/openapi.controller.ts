@@ -1,9 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
-import { PublicRoute } from '../public-route.js';
 import { buildOpenApiDocument } from './openapi-document.js';
 
-/** The API's description; any authenticated caller may read it (no policy rule applies). */
-@PublicRoute()
+/** The API's description; any authenticated caller may read it (route-policies.ts maps it to no rule). */
 @Controller()
 export class OpenApiController {
   private readonly document = buildOpenApiDocument();

@@ -6,7 +6,6 @@ import { credentialsOf } from './credentials.js';
 import { Enforcer } from './enforcer.js';
 import { PolicySettings } from './rule-set.js';
 import { policyForRoute } from './route-policies.js';
-import { PUBLIC_ROUTE } from '../../operations/public-route.js';
 
 const notAllowed = (action: string) => new PlacementError(403, `Policy does not allow ${action} to be performed.`);
 
@@ -26,8 +25,6 @@ export class PolicyGuard implements CanActivate {
   }
 
   canActivate(context: ExecutionContext): boolean {
-    // The operations endpoints (health, metrics, OpenAPI) are not upstream's; no rule governs them.
-    if (Reflect.getMetadata(PUBLIC_ROUTE, context.getClass()) === true) return true;
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const pattern = request.routeOptions.url ?? request.url.split('?')[0];
     const policy = policyForRoute(request.method, pattern);
