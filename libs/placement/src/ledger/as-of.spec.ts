@@ -1,0 +1,36 @@
+import { asOfCondition, parseAsOf } from './as-of.js';
+import { positionToken } from './position-token.js';
+
+describe('as_of', () => {
+  it('reads a position token as a position', () => {
+    expect(parseAsOf(positionToken({ commit: 900n, prepare: 41n }))).toEqual({ kind: 'position', position: { commit: 900n, prepare: 41n } });
+  });
+
+  it('reads RFC 3339 times, with Z or an offset, cutting fractions to microseconds', () => {
+    expect(parseAsOf('2024-02-29T10:42:00Z')).toEqual({ kind: 'time', time: '2024-02-29T10:42:00+00:00' });
+    expect(parseAsOf('2024-03-01t10:42:00.1234567-05:30')).toEqual({ kind: 'time', time: '2024-03-01T10:42:00.123456-05:30' });
+    expect(parseAsOf('2024-03-01T10:42:00.5+02:00')).toEqual({ kind: 'time', time: '2024-03-01T10:42:00.5+02:00' });
+  });
+
+  it('takes the space a query string makes of an unencoded + for the +', () => {
+    expect(parseAsOf('2024-03-01T10:42:00 02:00')).toEqual({ kind: 'time', time: '2024-03-01T10:42:00+02:00' });
+  });
+
+  it('refuses anything else', () => {
+    for (const text of ['', 'yesterday', '1700000000', '2024-03-01', '2024-03-01T10:42:00', '2024-03-01 10:42:00Z',
+      '2023-02-29T00:00:00Z', '2024-13-01T00:00:00Z', '2024-04-31T00:00:00Z', '2024-03-01T24:00:00Z', '2024-03-01T10:60:00Z',
+      '2024-03-01T10:42:60Z', '2024-03-01T10:42:00+25:00', '2024-03-01T10:42:00.Z']) {
+      expect(parseAsOf(text)).toBeUndefined();
+    }
+  });
+
+  it('becomes a condition on the global order or on the recording time', () => {
+    const params: unknown[] = ['stream'];
+    expect(asOfCondition({ kind: 'position', position: { commit: 900n, prepare: 41n } }, params, 'e'))
+      .toBe('(e.transaction_id, e.position) <= ($2::text::xid8, $3::bigint)');
+    expect(params).toEqual(['stream', '900', '41']);
+    const more: unknown[] = [];
+    expect(asOfCondition({ kind: 'time', time: '2024-03-01T10:42:00+00:00' }, more)).toBe('es_events.recorded_at <= $1::timestamptz');
+    expect(more).toEqual(['2024-03-01T10:42:00+00:00']);
+  });
+});

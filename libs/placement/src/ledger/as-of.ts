@@ -1,0 +1,50 @@
+import type { LogPosition } from '../../../event-store/src/index.js';
+import { parsePositionToken, positionToken } from './position-token.js';
+
+/** A point of the log: after the event at a position, or at a moment of the clock. */
+export type AsOf =
+  | { readonly kind: 'position'; readonly position: LogPosition }
+  /** RFC 3339 with at most microseconds (PostgreSQL's precision), for PostgreSQL to read. */
+  | { readonly kind: 'time'; readonly time: string };
+
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?([Zz]|[+-]\d{2}:\d{2})$/;
+
+/**
+ * A position token or an RFC 3339 time; undefined when it is neither. Fractions beyond
+ * microseconds are cut, not rounded: an event recorded at t is included exactly when t <= as_of.
+ */
+export function parseAsOf(text: string): AsOf | undefined {
+  const position = parsePositionToken(text);
+  if (position) return { kind: 'position', position };
+  // An unencoded '+' in a query string arrives as a space: "12:00:00 02:00" meant "+02:00".
+  const match = RFC3339.exec(text.replace(/ (\d{2}:\d{2})$/, '+$1'));
+  if (!match) return undefined;
+  const [, year, month, day, hour, minute, second, fraction = '', offset] = match;
+  if (!validDate(+year, +month, +day) || +hour > 23 || +minute > 59 || +second > 59) return undefined;
+  if (offset.length > 1 && (+offset.slice(1, 3) > 23 || +offset.slice(4) > 59)) return undefined;
+  const micros = fraction ? `.${fraction.slice(0, 6)}` : '';
+  const zone = offset.toUpperCase() === 'Z' ? '+00:00' : offset;
+  return { kind: 'time', time: `${year}-${month}-${day}T${hour}:${minute}:${second}${micros}${zone}` };
+}
+
+const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+function validDate(year: number, month: number, day: number): boolean {
+  if (year < 1 || month < 1 || month > 12 || day < 1) return false;
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  return day <= DAYS[month - 1] + (month === 2 && leap ? 1 : 0);
+}
+
+/**
+ * The SQL condition "this es_events row is at or before the point", its values pushed onto
+ * `params`. Positions compare in the global order (transaction id, then row sequence).
+ */
+export function asOfCondition(asOf: AsOf, params: unknown[], table = 'es_events'): string {
+  if (asOf.kind === 'time') return `${table}.recorded_at <= $${params.push(asOf.time)}::timestamptz`;
+  const commit = params.push(asOf.position.commit.toString());
+  const prepare = params.push(asOf.position.prepare.toString());
+  return `(${table}.transaction_id, ${table}.position) <= ($${commit}::text::xid8, $${prepare}::bigint)`;
+}
+
+/** The point as a client can quote it back: the token, or the time as read. */
+export const describeAsOf = (asOf: AsOf): string => (asOf.kind === 'time' ? asOf.time : positionToken(asOf.position));
