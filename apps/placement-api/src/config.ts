@@ -1,4 +1,5 @@
 import type { CorsConfig } from './platform/cors.js';
+import { DEFAULT_TOKEN_CACHE_SIZE, KeystoneSettings } from './platform/auth/keystone-settings.js';
 import type { Check } from './platform/policy/check.js';
 import { PolicyFileError, readPolicyFile } from './platform/policy/policy-file.js';
 
@@ -11,6 +12,8 @@ export interface AppConfig {
   readonly dataDir: string;
   readonly embeddedPort: number;
   readonly authStrategy: 'noauth2' | 'keystone';
+  /** PLACEMENT_KEYSTONE_*: present exactly when authStrategy is keystone. */
+  readonly keystone?: KeystoneSettings;
   readonly policy: {
     readonly enforceNewDefaults: boolean;
     readonly enforceScope: boolean;
@@ -69,6 +72,28 @@ function policyOverrides(path: string | undefined): ReadonlyMap<string, Check> {
   }
 }
 
+/** keystone_authtoken's settings; every missing one is named, so one restart fixes them all. */
+function keystoneSettings(env: NodeJS.ProcessEnv): KeystoneSettings {
+  const required = ['AUTH_URL', 'USERNAME', 'PASSWORD', 'PROJECT_NAME'].map((name) => `PLACEMENT_KEYSTONE_${name}`);
+  const missing = required.filter((name) => !env[name]);
+  if (missing.length > 0) {
+    throw new ConfigError(`PLACEMENT_AUTH_STRATEGY=keystone needs ${missing.join(', ')} (Keystone's URL and the service user's credentials)`);
+  }
+  const authUrl = env.PLACEMENT_KEYSTONE_AUTH_URL!.replace(/\/+$/, '');
+  if (!/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/.test(authUrl)) {
+    throw new ConfigError(`PLACEMENT_KEYSTONE_AUTH_URL must be an http:// or https:// URL, not "${env.PLACEMENT_KEYSTONE_AUTH_URL}"`);
+  }
+  return {
+    authUrl,
+    username: env.PLACEMENT_KEYSTONE_USERNAME!,
+    password: env.PLACEMENT_KEYSTONE_PASSWORD!,
+    projectName: env.PLACEMENT_KEYSTONE_PROJECT_NAME!,
+    userDomainName: env.PLACEMENT_KEYSTONE_USER_DOMAIN_NAME || 'Default',
+    projectDomainName: env.PLACEMENT_KEYSTONE_PROJECT_DOMAIN_NAME || 'Default',
+    cacheSize: int(env, 'PLACEMENT_KEYSTONE_CACHE_SIZE', DEFAULT_TOKEN_CACHE_SIZE, 0, 10_000_000),
+  };
+}
+
 const list = (raw: string | undefined) => (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
@@ -76,9 +101,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (authStrategy !== 'noauth2' && authStrategy !== 'keystone') {
     throw new ConfigError(`PLACEMENT_AUTH_STRATEGY must be noauth2 or keystone, not "${authStrategy}"`);
   }
-  if (authStrategy === 'keystone') {
-    throw new ConfigError('PLACEMENT_AUTH_STRATEGY=keystone is not available yet; use noauth2');
-  }
+  const keystone = authStrategy === 'keystone' ? keystoneSettings(env) : undefined;
   const databaseUrl = env.DATABASE_URL || undefined;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// URL');
@@ -91,6 +114,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     dataDir: env.PLACEMENT_DATA_DIR || '.data',
     embeddedPort: int(env, 'PLACEMENT_EMBEDDED_PG_PORT', 54329, 1, 65535),
     authStrategy,
+    ...(keystone ? { keystone } : {}),
     policy: {
       enforceNewDefaults: bool(env, 'PLACEMENT_POLICY_ENFORCE_NEW_DEFAULTS', false),
       enforceScope: bool(env, 'PLACEMENT_POLICY_ENFORCE_SCOPE', true),

@@ -4,17 +4,17 @@ import { AppConfig } from '../config.js';
 import { isOperationsPath } from '../operations/operations-paths.js';
 import { handleCors } from './cors.js';
 import { MAX_VERSION, MIN_VERSION, negotiate } from './microversion.js';
-import { noauthIdentity } from './noauth.js';
+import { authenticateRequest, createAuthStrategy } from './auth/auth-strategy.js';
 import { PlacementError } from './placement-error.js';
 import { sendError } from './render-error.js';
 import { requestState } from './request-state.js';
-import { sendUnauthorized } from './unauthorized.js';
 
 /**
  * The middleware upstream stacks around its handlers, in its order:
  * request id, CORS, authentication, microversion, content-length sanity.
  */
 export function installHttpPipeline(fastify: FastifyInstance, config: AppConfig): void {
+  const auth = createAuthStrategy(config);
   // Bodies stay raw strings: each handler validates JSON against its microversion's schema.
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
@@ -28,9 +28,10 @@ export function installHttpPipeline(fastify: FastifyInstance, config: AppConfig)
     if (config.cors && handleCors(config.cors, request, reply)) return reply;
 
     const path = request.url.split('?')[0];
-    const identity = noauthIdentity(request);
-    if (!identity && path !== '/' && path !== '') return sendUnauthorized(reply);
-    if (identity) {
+    // The version document is public: upstream's auth middlewares pass `/` through untouched.
+    if (path !== '/' && path !== '') {
+      const identity = await authenticateRequest(auth, request, reply);
+      if (!identity) return reply;
       state.caller = { requestId: state.requestId, userId: identity.userId, projectId: identity.projectId, roles: identity.roles };
       state.systemScope = identity.systemScope;
     }

@@ -1,11 +1,6 @@
-import type { FastifyRequest } from 'fastify';
-
-export interface Identity {
-  readonly userId: string;
-  readonly projectId: string | null;
-  readonly roles: readonly string[];
-  readonly systemScope: boolean;
-}
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { sendUnauthorized } from '../unauthorized.js';
+import { AuthStrategy, Identity } from './identity.js';
 
 /**
  * upstream's noauth2: `X-Auth-Token: user[:project]`, roles from X-Roles (or admin for the
@@ -23,4 +18,15 @@ export function noauthIdentity(request: FastifyRequest): Identity | null {
   const projectHeader = request.headers['x-project-id'];
   const projectId = systemScope ? null : typeof projectHeader === 'string' ? projectHeader : tokenProject;
   return { userId, projectId, roles, systemScope };
+}
+
+/** Development and tests: the headers are trusted, nothing is checked. */
+export class Noauth2Strategy implements AuthStrategy {
+  async authenticate(request: FastifyRequest): Promise<Identity | 'unauthorized'> {
+    return noauthIdentity(request) ?? 'unauthorized';
+  }
+
+  sendUnauthorized(reply: FastifyReply): FastifyReply {
+    return sendUnauthorized(reply);
+  }
 }

@@ -1,0 +1,30 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppConfig } from '../../config.js';
+import { AuthStrategy, Identity, IdentityServiceUnavailable } from './identity.js';
+import { sendKeystoneUnavailable } from './keystone-replies.js';
+import { KeystoneStrategy } from './keystone-strategy.js';
+import { Noauth2Strategy } from './noauth.js';
+
+export function createAuthStrategy(config: Pick<AppConfig, 'authStrategy' | 'keystone'>): AuthStrategy {
+  if (config.authStrategy === 'noauth2') return new Noauth2Strategy();
+  if (!config.keystone) throw new Error('PLACEMENT_AUTH_STRATEGY=keystone without its PLACEMENT_KEYSTONE_* settings');
+  return new KeystoneStrategy(config.keystone);
+}
+
+/**
+ * The caller of `request`, or null once the strategy's 401 (or keystonemiddleware's 503,
+ * when the identity service cannot be asked) has been sent.
+ */
+export async function authenticateRequest(strategy: AuthStrategy, request: FastifyRequest, reply: FastifyReply): Promise<Identity | null> {
+  try {
+    const identity = await strategy.authenticate(request);
+    if (identity !== 'unauthorized') return identity;
+    strategy.sendUnauthorized(reply);
+    return null;
+  } catch (error) {
+    if (!(error instanceof IdentityServiceUnavailable)) throw error;
+    request.log.error({ err: error }, `Unable to validate token: ${error.message}`);
+    sendKeystoneUnavailable(reply);
+    return null;
+  }
+}

@@ -1,0 +1,35 @@
+/** keystone_authtoken's essentials (PLACEMENT_KEYSTONE_*): where Keystone is and who we are to it. */
+export interface KeystoneSettings {
+  /** As configured, without a trailing slash; with or without its `/v3`. */
+  readonly authUrl: string;
+  readonly username: string;
+  readonly password: string;
+  readonly projectName: string;
+  readonly userDomainName: string;
+  readonly projectDomainName: string;
+  /** How many validated tokens are remembered; 0 asks Keystone on every request. */
+  readonly cacheSize: number;
+}
+
+export const DEFAULT_TOKEN_CACHE_SIZE = 10_000;
+
+/** `http://keystone:5000`, `.../v3` and `.../identity/v3/` all name the same token API. */
+export function tokensEndpoint(authUrl: string): string {
+  const base = authUrl.replace(/\/+$/, '').replace(/\/v3$/, '');
+  return `${base}/v3/auth/tokens`;
+}
+
+/** The body of keystoneauth's v3 Password plugin, scoped to the service's project. */
+export function passwordAuthBody(settings: KeystoneSettings): unknown {
+  return {
+    auth: {
+      identity: {
+        methods: ['password'],
+        password: {
+          user: { name: settings.username, domain: { name: settings.userDomainName }, password: settings.password },
+        },
+      },
+      scope: { project: { name: settings.projectName, domain: { name: settings.projectDomainName } } },
+    },
+  };
+}
