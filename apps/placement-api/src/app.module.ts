@@ -15,6 +15,7 @@ import { AggregatesModule } from './aggregates/aggregates.module.js';
 import { UsagesModule } from './usages/usages.module.js';
 import { AllocationsModule } from './allocations/allocations.module.js';
 import { AllocationCandidatesModule } from './allocation-candidates/allocation-candidates.module.js';
+import { LedgerModule } from './ledger/ledger.module.js';
 import { RootController } from './root/root.controller.js';
 import { Operations } from './operations/operations.js';
 import { OperationsModule } from './operations/operations.module.js';
@@ -32,6 +33,7 @@ export class AppModule {
         OperationsModule.forApp(operations),
         ResourceProvidersModule, InventoriesModule, ResourceClassesModule, TraitsModule, AggregatesModule,
         UsagesModule, AllocationsModule,
+        LedgerModule,
         AllocationCandidatesModule,
       ],
       controllers: [RootController],

@@ -47,4 +47,7 @@ export const DEFAULT_RULES: readonly RuleDefault[] = [
   adminOrService('placement:resource_providers:allocations:list'),
   adminOrService('placement:allocation_candidates:list'),
   project('placement:reshaper:reshape', 'rule:service_api'),
+  // Ours, not upstream's: the ledger's read-only endpoints (history, feed, audits, as_of), which a
+  // reader may use as well as admin and service.
+  project('placement:ledger:read', 'rule:admin_or_service_api or role:reader'),
 ];

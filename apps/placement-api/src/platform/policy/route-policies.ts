@@ -68,6 +68,22 @@ export const ROUTE_POLICIES: Readonly<Record<string, RoutePolicy | null>> = {
   'GET /readyz': null,
   'GET /metrics': null,
   'GET /openapi.json': null,
+
+  // Ours: the ledger's history, feed, audits and time travel (placement:ledger:read in defaults.ts).
+  'GET /ledger/resource_providers/:uuid/history': { rule: 'placement:ledger:read' },
+  'GET /ledger/consumers/:uuid/history': { rule: 'placement:ledger:read' },
+  'GET /ledger/events': { rule: 'placement:ledger:read' },
+  'GET /ledger/audit/provider-claims': { rule: 'placement:ledger:read' },
+  'GET /ledger/audit/request/:request_id': { rule: 'placement:ledger:read' },
+  'GET /ledger/audit/stale-consumers': { rule: 'placement:ledger:read' },
+  'GET /ledger/as-of/resource_providers/:uuid': { rule: 'placement:ledger:read' },
+  'GET /ledger/as-of/resource_providers/:uuid/inventories': { rule: 'placement:ledger:read' },
+  'GET /ledger/as-of/resource_providers/:uuid/traits': { rule: 'placement:ledger:read' },
+  'GET /ledger/as-of/resource_providers/:uuid/aggregates': { rule: 'placement:ledger:read' },
+  'GET /ledger/as-of/resource_providers/:uuid/usages': { rule: 'placement:ledger:read' },
+  'GET /ledger/as-of/resource_providers/:uuid/allocations': { rule: 'placement:ledger:read' },
+  'GET /ledger/as-of/allocations/:consumer_uuid': { rule: 'placement:ledger:read' },
+  'GET /ledger/as-of/usages': { rule: 'placement:ledger:read' },
 };
 
 /** "METHOD /a/:/b": a route's identity whatever its parameters are called. */

@@ -1,0 +1,43 @@
+import { Controller, Get, Param, Res } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import type { FastifyReply } from 'fastify';
+import { ErrorCode, providerStream } from '../../../../libs/domain/src/index.js';
+import { consumerStream } from '../../../../libs/domain/src/consumer/index.js';
+import { GetStreamHistory, StreamHistoryPage, presentLedgerEvent } from '../../../../libs/placement/src/ledger/index.js';
+import { ApiRoute } from '../platform/api-route.js';
+import { PlacementError } from '../platform/placement-error.js';
+import { QueryParams } from '../platform/request-params.js';
+import { parseHistoryParams } from './ledger-params.js';
+
+/** The events of one provider or one consumer, oldest or newest first, a page at a time. */
+@Controller('ledger')
+export class LedgerHistoryController {
+  constructor(private readonly queries: QueryBus) {}
+
+  @Get('resource_providers/:uuid/history')
+  @ApiRoute({ produces: true })
+  async provider(@Param('uuid') uuid: string, @QueryParams() query: URLSearchParams, @Res({ passthrough: true }) reply: FastifyReply) {
+    const page = await this.page(providerStream(uuid), query);
+    if (!page) throw new PlacementError(404, `No resource provider with uuid ${uuid} found`, ErrorCode.RESOURCE_PROVIDER_NOT_FOUND);
+    return present(providerStream(uuid), page, reply);
+  }
+
+  @Get('consumers/:uuid/history')
+  @ApiRoute({ produces: true })
+  async consumer(@Param('uuid') uuid: string, @QueryParams() query: URLSearchParams, @Res({ passthrough: true }) reply: FastifyReply) {
+    const page = await this.page(consumerStream(uuid), query);
+    if (!page) throw new PlacementError(404, `No consumer with uuid ${uuid} found`);
+    return present(consumerStream(uuid), page, reply);
+  }
+
+  private page(stream: string, query: URLSearchParams): Promise<StreamHistoryPage | null> {
+    const { order, limit, afterRevision } = parseHistoryParams(query);
+    return this.queries.execute(new GetStreamHistory(stream, order, limit, afterRevision));
+  }
+}
+
+/** A history changes with every write: nothing may cache it. */
+function present(stream: string, page: StreamHistoryPage, reply: FastifyReply) {
+  reply.header('cache-control', 'no-cache');
+  return { stream, events: page.events.map(presentLedgerEvent), next_marker: page.nextMarker };
+}

@@ -1,0 +1,400 @@
+import { randomUUID } from 'node:crypto';
+import { startTestApp, TestApp } from '../support/test-app.js';
+
+/** A write's reply carries the request id its events must show. */
+const requestIdOf = (reply: { headers: Headers }) => reply.headers.get('x-openstack-request-id')!;
+
+describe('ledger: history, the global feed, and audits', () => {
+  let app: TestApp;
+  beforeAll(async () => { app = await startTestApp(); });
+  afterAll(async () => app.close());
+
+  const rp = randomUUID();
+  const vm = randomUUID();
+  const other = randomUUID();
+  const writes: Record<string, string> = {};
+
+  /** Alice of project ops (an admin) writes; the events must say so. */
+  const asAlice = { token: 'alice:ops', headers: { 'x-roles': 'admin,member' } };
+
+  beforeAll(async () => {
+    const steps: [string, string, string, object, object?][] = [
+      ['create', 'POST', '/resource_providers', { name: `hist-${rp}`, uuid: rp }],
+      ['inventory', 'PUT', `/resource_providers/${rp}/inventories`, { resource_provider_generation: 0, inventories: { VCPU: { total: 8 }, MEMORY_MB: { total: 4096 } } }],
+      ['traits', 'PUT', `/resource_providers/${rp}/traits`, { resource_provider_generation: 1, traits: ['HW_CPU_X86_AVX'] }, asAlice],
+      ['aggregates', 'PUT', `/resource_providers/${rp}/aggregates`, { resource_provider_generation: 2, aggregates: [randomUUID()] }],
+      ['claim', 'PUT', `/allocations/${vm}`, {
+        allocations: { [rp]: { resources: { VCPU: 2, MEMORY_MB: 512 } } }, project_id: 'proj-h', user_id: 'user-h', consumer_generation: null, consumer_type: 'INSTANCE',
+      }],
+      ['other', 'PUT', `/allocations/${other}`, {
+        allocations: { [rp]: { resources: { VCPU: 1 } } }, project_id: 'proj-h', user_id: 'user-h', consumer_generation: null, consumer_type: 'INSTANCE',
+      }],
+      ['resize', 'PUT', `/allocations/${vm}`, {
+        allocations: { [rp]: { resources: { VCPU: 4, MEMORY_MB: 512 } } }, project_id: 'proj-h', user_id: 'user-h', consumer_generation: 1, consumer_type: 'INSTANCE',
+      }],
+      ['release', 'DELETE', `/allocations/${other}`, {}],
+    ];
+    for (const [name, method, path, body, who] of steps) {
+      const reply = await app.request(method, path, { version: 'latest', body: method === 'DELETE' ? undefined : body, ...who });
+      expect(reply.status).toBeLessThan(300);
+      writes[name] = requestIdOf(reply);
+    }
+  });
+
+  const history = (path: string) => app.request('GET', path);
+
+  describe('of a provider', () => {
+    const url = `/ledger/resource_providers/${rp}/history`;
+
+    it('lists every change oldest first, with the generation it produced, the request and who asked', async () => {
+      const reply = await history(url);
+      expect(reply.status).toBe(200);
+      expect(reply.headers.get('cache-control')).toBe('no-cache');
+      const { stream, events, next_marker } = reply.body;
+      expect(stream).toBe(`provider-${rp}`);
+      expect(next_marker).toBeNull();
+      expect(events.map((e: any) => [e.type, e.generation, e.revision, e.request_id])).toEqual([
+        ['ResourceProviderCreated', 0, 0, writes.create],
+        ['InventoriesSet', 1, 1, writes.inventory],
+        ['TraitsSet', 2, 2, writes.traits],
+        ['AggregatesSet', 3, 3, writes.aggregates],
+        ['ProviderAllocationsChanged', 4, 4, writes.claim],
+        ['ProviderAllocationsChanged', 5, 5, writes.other],
+        ['ProviderAllocationsChanged', 6, 6, writes.resize],
+        // Upstream moves no provider generation for DELETE /allocations.
+        ['ProviderAllocationsChanged', 6, 7, writes.release],
+      ]);
+      expect(events[0]).toMatchObject({ user_id: 'admin', project_id: 'admin', roles: ['admin'] });
+      expect(events[2]).toMatchObject({ user_id: 'alice', project_id: 'ops', roles: ['admin', 'member'], data: { traits: ['HW_CPU_X86_AVX'] } });
+      expect(events[6].data.consumers).toEqual({ [vm]: { VCPU: 4, MEMORY_MB: 512 } });
+      expect(events[7].data.consumers).toEqual({ [other]: {} });
+      for (const event of events) expect(event.time).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/);
+      const times = events.map((e: any) => e.time);
+      expect([...times].sort()).toEqual(times);
+    });
+
+    it('lists newest first on request', async () => {
+      const asc = (await history(url)).body.events;
+      const desc = (await history(`${url}?order=desc`)).body.events;
+      expect(desc).toEqual([...asc].reverse());
+    });
+
+    it('pages by limit and marker, both ways, without loss or repetition', async () => {
+      const all = (await history(url)).body.events;
+      for (const order of ['asc', 'desc']) {
+        const seen: any[] = [];
+        let marker: string | null = null;
+        let pages = 0;
+        do {
+          const page: any = await history(`${url}?order=${order}&limit=3${marker ? `&marker=${marker}` : ''}`);
+          expect(page.status).toBe(200);
+          expect(page.body.events.length).toBeLessThanOrEqual(3);
+          seen.push(...page.body.events);
+          marker = page.body.next_marker;
+          pages++;
+        } while (marker);
+        expect(pages).toBe(3);
+        expect(seen).toEqual(order === 'asc' ? all : [...all].reverse());
+      }
+    });
+
+    it('keeps the history of a deleted provider', async () => {
+      const gone = randomUUID();
+      expect((await app.request('POST', '/resource_providers', { body: { name: `gone-${gone}`, uuid: gone } })).status).toBe(201);
+      expect((await app.request('DELETE', `/resource_providers/${gone}`)).status).toBe(204);
+      const events = (await history(`/ledger/resource_providers/${gone}/history`)).body.events;
+      expect(events.map((e: any) => e.type)).toEqual(['ResourceProviderCreated', 'ResourceProviderDeleted']);
+    });
+
+    it('is 404 for a provider that never existed, in upstream\'s error shape', async () => {
+      const missing = randomUUID();
+      const reply = await app.request('GET', `/ledger/resource_providers/${missing}/history`, { version: 'latest' });
+      expect(reply.status).toBe(404);
+      expect(reply.body.errors[0]).toMatchObject({
+        status: 404, code: 'placement.resource_provider.not_found', request_id: requestIdOf(reply),
+      });
+      expect(reply.body.errors[0].detail).toContain(`No resource provider with uuid ${missing} found`);
+    });
+
+    it('refuses bad paging parameters with 400, changing nothing', async () => {
+      for (const query of ['limit=0', 'limit=1001', 'limit=two', 'order=sideways', 'marker=nonsense', 'colour=blue', 'marker=']) {
+        const reply = await history(`${url}?${query}`);
+        expect([query, reply.status]).toEqual([query, 400]);
+        expect(reply.body.errors[0].status).toBe(400);
+      }
+    });
+  });
+
+  describe('of a consumer', () => {
+    it('lists its whole sets and its removal, with consumer generations', async () => {
+      const events = (await history(`/ledger/consumers/${other}/history`)).body.events;
+      expect(events.map((e: any) => [e.type, e.generation, e.request_id])).toEqual([
+        ['ConsumerAllocationsReplaced', 1, writes.other],
+        ['ConsumerRemoved', 1, writes.release],
+      ]);
+      expect(events[0].data).toMatchObject({ allocations: { [rp]: { VCPU: 1 } }, project_id: 'proj-h', user_id: 'user-h', consumer_type: 'INSTANCE' });
+      const resized = (await history(`/ledger/consumers/${vm}/history?order=desc&limit=1`)).body;
+      expect(resized.events.map((e: any) => [e.generation, e.data.allocations])).toEqual([[2, { [rp]: { VCPU: 4, MEMORY_MB: 512 } }]]);
+      expect(resized.next_marker).toEqual(expect.any(String));
+    });
+
+    it('is 404 for a consumer never written', async () => {
+      expect((await history(`/ledger/consumers/${randomUUID()}/history`)).status).toBe(404);
+    });
+  });
+
+  describe('the global feed', () => {
+    const feed = async (query = '') => (await app.request('GET', `/ledger/events${query}`)).body;
+
+    /** Everything from the start, a page at a time. */
+    async function everything(limit = 4): Promise<any[]> {
+      const events: any[] = [];
+      let after = '';
+      for (;;) {
+        const page = await feed(`?limit=${limit}${after ? `&after=${after}` : ''}`);
+        events.push(...page.events);
+        if (page.events.length === 0) return events;
+        after = page.next;
+      }
+    }
+
+    it('pages through every event once, in the global order, from an opaque position', async () => {
+      const events = await everything();
+      const positions = events.map((e) => e.position);
+      expect(new Set(positions).size).toBe(positions.length);
+      const mine = events.filter((e) => e.stream === `provider-${rp}`);
+      expect(mine).toEqual((await history(`/ledger/resource_providers/${rp}/history`)).body.events);
+      // A claim is one transaction over the consumer's and the provider's streams.
+      const claim = events.filter((e) => e.request_id === writes.claim).map((e) => e.stream).sort();
+      expect(claim).toEqual([`consumer-${vm}`, `provider-${rp}`]);
+      expect(events.findIndex((e) => e.request_id === writes.claim)).toBeLessThan(events.findIndex((e) => e.request_id === writes.resize));
+    });
+
+    it('answers an empty page at the head, with the same position to resume from', async () => {
+      const all = await everything(50);
+      const head = all[all.length - 1].position;
+      expect(await feed(`?after=${head}`)).toEqual({ events: [], next: head });
+    });
+
+    it('refuses a position that is not a token, and an Accept it cannot produce', async () => {
+      for (const query of ['?after=12', '?after=abc', '?limit=0', '?wait=61', '?stream=websocket', '?keepalive=0']) {
+        expect([query, (await app.request('GET', `/ledger/events${query}`)).status]).toEqual([query, 400]);
+      }
+      expect((await app.request('GET', '/ledger/events', { headers: { accept: 'text/plain' } })).status).toBe(406);
+    });
+
+    it('long-polls: an empty feed answers as soon as an event is committed', async () => {
+      const all = await everything(50);
+      const head = all[all.length - 1].position;
+      const started = Date.now();
+      const waiting = app.request('GET', `/ledger/events?after=${head}&wait=20`);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      const late = randomUUID();
+      expect((await app.request('POST', '/resource_providers', { body: { name: `late-${late}`, uuid: late } })).status).toBe(201);
+      const reply = await waiting;
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(reply.body.events.map((e: any) => [e.type, e.stream])).toEqual([['ResourceProviderCreated', `provider-${late}`]]);
+      expect(reply.body.next).toBe(reply.body.events[0].position);
+    });
+
+    it('long-polls: gives up with nothing after the wait', async () => {
+      const all = await everything(50);
+      const head = all[all.length - 1].position;
+      const started = Date.now();
+      expect((await app.request('GET', `/ledger/events?after=${head}&wait=1`)).body).toEqual({ events: [], next: head });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    });
+  });
+
+  describe('server-sent events', () => {
+    /** Reads SSE frames from a fetch body until `done` says enough. */
+    async function readFrames(body: ReadableStream<Uint8Array>, done: (frames: string[]) => boolean, timeoutMs = 10_000): Promise<string[]> {
+      const reader = body.getReader();
+      const decoder = new TextDecoder();
+      let buffer = '';
+      const frames: string[] = [];
+      const deadline = Date.now() + timeoutMs;
+      while (!done(frames)) {
+        if (Date.now() > deadline) throw new Error(`no expected frame within ${timeoutMs} ms: ${JSON.stringify(frames)}`);
+        const { value, done: ended } = await reader.read();
+        if (ended) break;
+        buffer += decoder.decode(value, { stream: true });
+        let cut: number;
+        while ((cut = buffer.indexOf('\n\n')) >= 0) {
+          frames.push(buffer.slice(0, cut));
+          buffer = buffer.slice(cut + 2);
+        }
+      }
+      reader.releaseLock();
+      return frames;
+    }
+    const dataOf = (frames: string[]) => frames.filter((f) => /^(id: .*\n)?data: /m.test(f)).map((f) => JSON.parse(f.split('\n').find((l) => l.startsWith('data: '))!.slice(6)));
+    const headOfFeed = async () => {
+      let after = '';
+      for (;;) {
+        const page = (await app.request('GET', `/ledger/events?limit=1000${after ? `&after=${after}` : ''}`)).body;
+        if (page.events.length === 0) return page.next;
+        after = page.next;
+      }
+    };
+
+    it('streams an event committed after the client connected, then lets the client go', async () => {
+      const head = await headOfFeed();
+      const controller = new AbortController();
+      const response = await fetch(`${app.baseUrl}/ledger/events?after=${head}`, {
+        headers: { accept: 'text/event-stream', 'x-auth-token': 'admin' }, signal: controller.signal,
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+      expect(response.headers.get('x-openstack-request-id')).toMatch(/^req-/);
+      const first = await readFrames(response.body!, (frames) => frames.some((f) => f.includes(': connected')));
+      expect(first[0]).toContain('retry: 2000');
+
+      const fresh = randomUUID();
+      const write = await app.request('POST', '/resource_providers', { body: { name: `sse-${fresh}`, uuid: fresh } });
+      const frames = await readFrames(response.body!, (got) => dataOf(got).length > 0);
+      const [event] = dataOf(frames);
+      expect(event).toMatchObject({ type: 'ResourceProviderCreated', stream: `provider-${fresh}`, request_id: requestIdOf(write), generation: 0 });
+      expect(frames.find((f) => f.includes('data: '))).toMatch(new RegExp(`^id: ${event.position}\n`));
+      controller.abort();
+      // The server lets go of the client and keeps answering.
+      expect((await app.request('GET', `/ledger/events?after=${event.position}`)).status).toBe(200);
+    });
+
+    it('resumes after the Last-Event-ID of a reconnecting EventSource, with ?stream=sse', async () => {
+      const events = (await app.request('GET', `/ledger/resource_providers/${rp}/history`)).body.events;
+      const controller = new AbortController();
+      const response = await fetch(`${app.baseUrl}/ledger/events?stream=sse`, {
+        headers: { 'x-auth-token': 'admin', 'last-event-id': events[5].position }, signal: controller.signal,
+      });
+      const frames = await readFrames(response.body!, (got) => dataOf(got).some((e) => e.stream === `provider-${rp}`));
+      controller.abort();
+      const resumed = dataOf(frames);
+      expect(resumed.find((e) => e.stream === `provider-${rp}`).revision).toBe(6);
+      expect(resumed.map((e) => e.position)).not.toContain(events[5].position);
+    });
+
+    it('sends keep-alive comments while nothing happens', async () => {
+      const head = await headOfFeed();
+      const controller = new AbortController();
+      const response = await fetch(`${app.baseUrl}/ledger/events?stream=sse&keepalive=1&after=${head}`, {
+        headers: { 'x-auth-token': 'admin' }, signal: controller.signal,
+      });
+      const frames = await readFrames(response.body!, (got) => got.some((f) => f === ': keep-alive'), 5000);
+      controller.abort();
+      expect(frames).toContain(': keep-alive');
+    });
+
+    it('ends an open stream when the server shuts down, without waiting out the grace period', async () => {
+      const second = await startTestApp({ PLACEMENT_SHUTDOWN_GRACE_SECONDS: '30' });
+      const response = await fetch(`${second.baseUrl}/ledger/events?stream=sse`, { headers: { 'x-auth-token': 'admin' } });
+      const reader = response.body!.getReader();
+      await reader.read();
+      const started = Date.now();
+      await second.close();
+      expect(Date.now() - started).toBeLessThan(5000);
+      let ended = false;
+      while (!ended) ended = (await reader.read()).done;
+      expect(ended).toBe(true);
+    });
+
+    it('refuses a bad Last-Event-ID before opening the stream', async () => {
+      const reply = await app.request('GET', '/ledger/events?stream=sse', { headers: { 'last-event-id': 'nope' } });
+      expect(reply.status).toBe(400);
+    });
+  });
+
+  describe('audits', () => {
+    it('lists the consumers holding allocations on a provider, with when and by whom each claim was made', async () => {
+      const reply = await app.request('GET', `/ledger/audit/provider-claims?provider=${rp}`);
+      expect(reply.status).toBe(200);
+      const events = (await history(`/ledger/resource_providers/${rp}/history`)).body.events;
+      expect(reply.body).toEqual({
+        resource_provider_uuid: rp,
+        resource_provider_generation: 6,
+        claims: [{
+          consumer_uuid: vm,
+          resources: { VCPU: 4, MEMORY_MB: 512 },
+          project_id: 'proj-h',
+          user_id: 'user-h',
+          consumer_type: 'INSTANCE',
+          consumer_generation: 2,
+          claimed_at: events[4].time,
+          claimed: { time: events[4].time, position: events[4].position, request_id: writes.claim, user_id: 'admin', project_id: 'admin', roles: ['admin'] },
+          last_written_at: events[6].time,
+          last_written: { time: events[6].time, position: events[6].position, request_id: writes.resize, user_id: 'admin', project_id: 'admin', roles: ['admin'] },
+        }],
+      });
+    });
+
+    it('answers 404 for an unknown provider and 400 without a provider uuid', async () => {
+      expect((await app.request('GET', `/ledger/audit/provider-claims?provider=${randomUUID()}`)).status).toBe(404);
+      expect((await app.request('GET', '/ledger/audit/provider-claims')).status).toBe(400);
+      expect((await app.request('GET', '/ledger/audit/provider-claims?provider=not-a-uuid')).status).toBe(400);
+    });
+
+    it('shows what one request wrote: its events and the allocations it set', async () => {
+      const reply = await app.request('GET', `/ledger/audit/request/${writes.resize}`);
+      expect(reply.status).toBe(200);
+      expect(reply.body.request_id).toBe(writes.resize);
+      expect(reply.body.events.map((e: any) => e.stream).sort()).toEqual([`consumer-${vm}`, `provider-${rp}`]);
+      expect(reply.body.allocations).toEqual([{
+        consumer_uuid: vm, removed: false, allocations: { [rp]: { resources: { VCPU: 4, MEMORY_MB: 512 } } },
+        project_id: 'proj-h', user_id: 'user-h', consumer_type: 'INSTANCE', consumer_generation: 2,
+        time: expect.any(String), position: expect.any(String),
+      }]);
+      const released = (await app.request('GET', `/ledger/audit/request/${writes.release}`)).body.allocations;
+      expect(released).toEqual([{ consumer_uuid: other, removed: true, consumer_generation: 1, time: expect.any(String), position: expect.any(String) }]);
+      expect((await app.request('GET', `/ledger/audit/request/${writes.traits}`)).body.allocations).toEqual([]);
+    });
+
+    it('answers 404 for a request that wrote nothing', async () => {
+      const read = await app.request('GET', `/resource_providers/${rp}`);
+      expect((await app.request('GET', `/ledger/audit/request/${requestIdOf(read)}`)).status).toBe(404);
+    });
+
+    it('finds consumers holding allocations unchanged for longer than an age', async () => {
+      const stale = async (age: string) => app.request('GET', `/ledger/audit/stale-consumers?older_than=${age}`);
+      const now = await stale('PT0S');
+      expect(now.status).toBe(200);
+      const found = now.body.consumers.find((c: any) => c.consumer_uuid === vm);
+      expect(found).toMatchObject({
+        project_id: 'proj-h', user_id: 'user-h', consumer_type: 'INSTANCE', consumer_generation: 2,
+        allocations: { [rp]: { resources: { VCPU: 4, MEMORY_MB: 512 } } },
+      });
+      expect(found.age_seconds).toBeGreaterThanOrEqual(0);
+      expect(now.body.consumers.map((c: any) => c.consumer_uuid)).not.toContain(other);
+      for (const age of ['P1D', '3600']) {
+        const none = await stale(age);
+        expect(none.body.consumers.map((c: any) => c.consumer_uuid)).not.toContain(vm);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      expect((await stale('1')).body.consumers.map((c: any) => c.consumer_uuid)).toContain(vm);
+      expect((await stale('PT1S')).body.older_than).toBe('PT1S');
+    });
+
+    it('refuses an age that is neither seconds nor an ISO 8601 duration', async () => {
+      for (const age of ['', 'yesterday', 'P', '-5']) {
+        expect([age, (await app.request('GET', `/ledger/audit/stale-consumers?older_than=${age}`)).status]).toEqual([age, 400]);
+      }
+      expect((await app.request('GET', '/ledger/audit/stale-consumers')).status).toBe(400);
+    });
+  });
+
+  describe('authorization', () => {
+    it('lets a reader read the ledger, not a member without it, and needs a token', async () => {
+      const url = `/ledger/resource_providers/${rp}/history`;
+      expect((await app.request('GET', url, { token: 'auditor:proj-x', headers: { 'x-roles': 'reader' } })).status).toBe(200);
+      expect((await app.request('GET', '/ledger/events', { token: 'auditor:proj-x', headers: { 'x-roles': 'reader' } })).status).toBe(200);
+      const member = await app.request('GET', url, { token: 'bob:proj-x', headers: { 'x-roles': 'member' } });
+      expect(member.status).toBe(403);
+      expect(member.body.errors[0].detail).toContain('placement:ledger:read');
+      expect((await app.request('GET', url, { token: null })).status).toBe(401);
+    });
+
+    it('answers 405 to a write on a ledger route', async () => {
+      const reply = await app.request('POST', '/ledger/events', { body: {} });
+      expect(reply.status).toBe(405);
+    });
+  });
+});
