@@ -63,6 +63,9 @@ export class KeystoneClient {
         signal: AbortSignal.timeout(this.timeoutMs),
       });
     } catch (error) {
+      if ((error as { name?: unknown } | null)?.name === 'TimeoutError') {
+        throw new IdentityServiceUnavailable(`Keystone at ${this.settings.authUrl} did not answer within ${this.timeoutMs} ms`);
+      }
       const cause = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
       throw new IdentityServiceUnavailable(`Keystone at ${this.settings.authUrl} is unreachable: ${cause}`);
     }

@@ -1,0 +1,41 @@
+import { ConfigError, loadConfig } from '../../config.js';
+
+const keystoneEnv = {
+  PLACEMENT_AUTH_STRATEGY: 'keystone',
+  PLACEMENT_KEYSTONE_AUTH_URL: 'http://keystone.example:5000/v3/',
+  PLACEMENT_KEYSTONE_USERNAME: 'placement',
+  PLACEMENT_KEYSTONE_PASSWORD: 's3cret',
+  PLACEMENT_KEYSTONE_PROJECT_NAME: 'service',
+};
+
+describe('PLACEMENT_KEYSTONE_* settings', () => {
+  it('reads keystone_authtoken-like settings, with Default domains and a bounded cache by default', () => {
+    expect(loadConfig(keystoneEnv).keystone).toEqual({
+      authUrl: 'http://keystone.example:5000/v3', username: 'placement', password: 's3cret', projectName: 'service',
+      userDomainName: 'Default', projectDomainName: 'Default', cacheSize: 10_000,
+    });
+    const custom = loadConfig({
+      ...keystoneEnv, PLACEMENT_KEYSTONE_USER_DOMAIN_NAME: 'services', PLACEMENT_KEYSTONE_PROJECT_DOMAIN_NAME: 'infra',
+      PLACEMENT_KEYSTONE_CACHE_SIZE: '0',
+    });
+    expect(custom.keystone).toMatchObject({ userDomainName: 'services', projectDomainName: 'infra', cacheSize: 0 });
+  });
+
+  it('has no keystone settings under noauth2, whatever the environment holds', () => {
+    expect(loadConfig({ ...keystoneEnv, PLACEMENT_AUTH_STRATEGY: 'noauth2' }).keystone).toBeUndefined();
+  });
+
+  it('stops the start naming every missing setting', () => {
+    expect(() => loadConfig({ PLACEMENT_AUTH_STRATEGY: 'keystone', PLACEMENT_KEYSTONE_USERNAME: 'placement' })).toThrow(new ConfigError(
+      'PLACEMENT_AUTH_STRATEGY=keystone needs PLACEMENT_KEYSTONE_AUTH_URL, PLACEMENT_KEYSTONE_PASSWORD, PLACEMENT_KEYSTONE_PROJECT_NAME ' +
+      "(Keystone's URL and the service user's credentials)"));
+    expect(() => loadConfig({ ...keystoneEnv, PLACEMENT_KEYSTONE_PASSWORD: '' })).toThrow(/needs PLACEMENT_KEYSTONE_PASSWORD \(/);
+  });
+
+  it('stops the start on a wrong URL or cache size', () => {
+    expect(() => loadConfig({ ...keystoneEnv, PLACEMENT_KEYSTONE_AUTH_URL: 'keystone:5000' }))
+      .toThrow(new ConfigError('PLACEMENT_KEYSTONE_AUTH_URL must be an http:// or https:// URL, not "keystone:5000"'));
+    expect(() => loadConfig({ ...keystoneEnv, PLACEMENT_KEYSTONE_CACHE_SIZE: '-1' })).toThrow(/PLACEMENT_KEYSTONE_CACHE_SIZE must be an integer/);
+    expect(() => loadConfig({ ...keystoneEnv, PLACEMENT_KEYSTONE_CACHE_SIZE: 'lots' })).toThrow(/PLACEMENT_KEYSTONE_CACHE_SIZE/);
+  });
+});
