@@ -38,6 +38,8 @@ export class FakeKeystone {
   password = recorded.passwordAuth.request.auth.identity.password.user.password;
   /** Answer no request at all (a hung Keystone). */
   hang = false;
+  /** Cut every connection at once (a Keystone that went away). */
+  unreachable = false;
   /** Validations answer 403, as for a service user without the service or admin role. */
   forbidden = false;
   private server!: Server;
@@ -88,6 +90,10 @@ export class FakeKeystone {
   }
 
   private handle(req: IncomingMessage, res: ServerResponse): void {
+    if (this.unreachable) {
+      req.socket.destroy();
+      return;
+    }
     let text = '';
     req.on('data', (chunk) => (text += chunk));
     req.on('end', () => {

@@ -34,6 +34,7 @@ export function installHttpPipeline(fastify: FastifyInstance, config: AppConfig)
       if (!identity) return reply;
       state.caller = { requestId: state.requestId, userId: identity.userId, projectId: identity.projectId, roles: identity.roles };
       state.systemScope = identity.systemScope;
+      state.domainId = identity.domainId ?? null;
     }
 
     const version = negotiate(request.headers['openstack-api-version'] as string | undefined);

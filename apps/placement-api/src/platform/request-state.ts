@@ -8,6 +8,8 @@ export interface RequestState {
   version?: Version;
   caller?: Caller;
   systemScope?: boolean;
+  /** A domain-scoped Keystone token's domain: its scope is then neither system nor project. */
+  domainId?: string | null;
 }
 
 const STATE = Symbol('placement');

@@ -5,6 +5,8 @@ export interface PolicyIdentity {
   readonly projectId: string | null;
   readonly roles: readonly string[];
   readonly systemScope: boolean;
+  /** Set for a domain-scoped Keystone token (oslo.policy's scope check then says 'domain'). */
+  readonly domainId?: string | null;
 }
 
 /**
@@ -16,7 +18,7 @@ export function credentialsOf(identity: PolicyIdentity): Credentials {
     user_id: identity.userId,
     user_domain_id: null,
     system_scope: identity.systemScope ? 'all' : null,
-    domain_id: null,
+    domain_id: identity.domainId ?? null,
     project_id: identity.projectId,
     project_domain_id: null,
     roles: [...identity.roles],

@@ -40,7 +40,7 @@ export class PolicyGuard implements CanActivate {
     const mark = request.url.indexOf('?');
     const query = new URLSearchParams(mark < 0 ? '' : request.url.slice(mark + 1));
     const target = policy.target ? policy.target(query) : { project_id: caller.projectId, user_id: caller.userId };
-    const creds = credentialsOf({ ...caller, systemScope: state.systemScope === true });
+    const creds = credentialsOf({ ...caller, systemScope: state.systemScope === true, domainId: state.domainId ?? null });
     const decision = this.enforcer.authorize(policy.rule, target, creds);
     if (!decision.allowed) throw notAllowed(policy.rule);
     return true;
