@@ -2,12 +2,14 @@ import { providersProjection } from './providers/providers.projection.js';
 import { resourceClassesProjection } from './resource-classes/resource-classes.projection.js';
 import { traitsProjection } from './traits/traits.projection.js';
 import { allocationsProjection } from './allocations/allocations.projection.js';
+import { usageOverTimeProjection } from './usage-over-time/usage-over-time.projection.js';
 import { Projection } from './runner/projection.js';
 import { InitialReadModels1700000000000 } from './migrations/1700000000000-initial-read-models.js';
 import { AllocationsReadModels1700000000001 } from './migrations/1700000000001-allocations-read-models.js';
+import { UsageOverTime1700000000020 } from './migrations/1700000000020-usage-over-time.js';
 
 export * from './runner/projection.js';
 export * from './runner/inline-projector.js';
 
-export const ALL_PROJECTIONS: readonly Projection[] = [providersProjection, resourceClassesProjection, traitsProjection, allocationsProjection];
-export const MIGRATIONS = [InitialReadModels1700000000000, AllocationsReadModels1700000000001];
+export const ALL_PROJECTIONS: readonly Projection[] = [providersProjection, resourceClassesProjection, traitsProjection, allocationsProjection, usageOverTimeProjection];
+export const MIGRATIONS = [InitialReadModels1700000000000, AllocationsReadModels1700000000001, UsageOverTime1700000000020];

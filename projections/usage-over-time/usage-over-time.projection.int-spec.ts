@@ -1,0 +1,117 @@
+import type { RecordedEvent } from '../../libs/event-store/src/index.js';
+import { Database, openDatabase } from '../../libs/placement/src/persistence/database.js';
+import { createTestDatabase, TestDatabase } from '../../test/support/database.js';
+import { UsageOverTimeMemory } from './usage-over-time.memory.js';
+import { usageOverTimeProjection } from './usage-over-time.projection.js';
+
+const RP = 'a0000000-0000-4000-8000-000000000001';
+const VM1 = 'c0000000-0000-4000-8000-000000000001';
+const VM2 = 'c0000000-0000-4000-8000-000000000002';
+const VM3 = 'c0000000-0000-4000-8000-000000000003';
+const HOUR = 3_600_000;
+const T0 = Date.UTC(2026, 2, 1, 10);
+
+const revisions = new Map<string, number>();
+let sequence = 0;
+function event(uuid: string, type: string, data: Record<string, unknown>, hours: number): RecordedEvent<any> {
+  const stream = `consumer-${uuid}`;
+  const revision = (revisions.get(stream) ?? -1) + 1;
+  revisions.set(stream, revision);
+  sequence++;
+  return {
+    stream, revision, position: { commit: BigInt(sequence), prepare: BigInt(sequence) }, type, data: { ...data, v: 1 },
+    metadata: {}, recordedAt: new Date(T0 + hours * HOUR),
+  };
+}
+const claim = (uuid: string, hours: number, resources: Record<string, number>, extra: object = {}) =>
+  event(uuid, 'ConsumerAllocationsReplaced',
+    { allocations: { [RP]: resources }, project_id: 'p', user_id: 'alice', consumer_type: 'INSTANCE', generation: 1, ...extra }, hours);
+const remove = (uuid: string, hours: number) => event(uuid, 'ConsumerRemoved', { generation: 2 }, hours);
+
+/** Three consumers over a day: changes inside hours, on an hour's first instant, two at one instant, a change of user. */
+const LOG = [
+  claim(VM1, 0.25, { VCPU: 2, MEMORY_MB: 1024 }),
+  claim(VM2, 0.5, { VCPU: 4 }),
+  claim(VM1, 1, { VCPU: 8, MEMORY_MB: 1024 }),
+  claim(VM3, 1.5, { VCPU: 1 }, { consumer_type: null }),
+  remove(VM2, 1.5),
+  claim(VM1, 3.75, { VCPU: 8 }, { user_id: 'bob' }),
+  remove(VM3, 20),
+  remove(VM1, 23.5),
+];
+
+describe('usage over time projection', () => {
+  let testDb: TestDatabase;
+  let db: Database;
+  beforeAll(async () => {
+    testDb = await createTestDatabase('pl_proj');
+    db = await openDatabase(testDb.url, 2);
+  });
+  afterAll(async () => {
+    await db.close();
+    await testDb.drop();
+  });
+
+  const apply = async (log: readonly RecordedEvent[]) => {
+    for (const e of log) await usageOverTimeProjection.apply(db.pool, e);
+  };
+  const clear = () => db.pool.query('TRUNCATE rm_usage_hours, rm_usage_changes, rm_usage_consumers');
+  const canonical = (value: unknown) => (value instanceof Date ? value.toISOString() : typeof value === 'object' ? JSON.stringify(value) : String(value));
+  const snapshot = async () => {
+    const tables: Record<string, string[][]> = {};
+    for (const table of new UsageOverTimeMemory().tables()) {
+      const { rows } = await db.pool.query({ text: `SELECT ${table.columns.join(', ')} FROM ${table.table}`, rowMode: 'array' });
+      tables[table.table] = rows.map((row: unknown[]) => row.map(canonical)).sort();
+    }
+    return tables;
+  };
+  const hourRow = async (user: string, type: string, rc: string, hours: number) => (await db.pool.query(
+    `SELECT net_change::int AS net, change_unit_ms::text AS unit_ms, peak_above_start::int AS peak FROM rm_usage_hours
+      WHERE project_id = 'p' AND user_id = $1 AND consumer_type = $2 AND resource_class = $3 AND hour_start = $4`,
+    [user, type, rc, new Date(T0 + hours * HOUR)])).rows[0];
+
+  it('replaying the log twice gives the same rows', async () => {
+    await apply(LOG);
+    const once = await snapshot();
+    await apply(LOG);
+    expect(await snapshot()).toEqual(once);
+    expect(once.rm_usage_consumers).toHaveLength(3);
+  });
+
+  it('stores each hour\'s changes relative to its start level', async () => {
+    // Project VCPU, 10:00-11:00: +2 at :15, +4 at :30 -> 2 x 45 min + 4 x 30 min, peak 6 above 0.
+    expect(await hourRow('', '', 'VCPU', 0)).toEqual({ net: 6, unit_ms: String(2 * 0.75 * HOUR + 4 * 0.5 * HOUR), peak: 6 });
+    // 11:00-12:00: +6 on the first instant, then +1 and -4 at :30 -> 12 units at most, 6 above the start level.
+    expect(await hourRow('', '', 'VCPU', 1)).toEqual({ net: 3, unit_ms: String(6 * HOUR - 3 * 0.5 * HOUR), peak: 6 });
+    // The untyped consumer counts as 'unknown'; alice's 8 VCPU move to bob at 13:45.
+    expect(await hourRow('', 'unknown', 'VCPU', 1)).toEqual({ net: 1, unit_ms: String(0.5 * HOUR), peak: 1 });
+    expect(await hourRow('alice', '', 'VCPU', 3)).toEqual({ net: -8, unit_ms: String(-8 * 0.25 * HOUR), peak: 0 });
+    expect(await hourRow('bob', 'INSTANCE', 'VCPU', 3)).toEqual({ net: 8, unit_ms: String(8 * 0.25 * HOUR), peak: 8 });
+  });
+
+  it('gives the same rows whatever order other consumers\' events arrive in, as the in-memory replay does', async () => {
+    const expected = await snapshot();
+    const byConsumer = (uuid: string) => LOG.filter((e) => e.stream === `consumer-${uuid}`);
+    for (const order of [[VM3, VM2, VM1], [VM2, VM1, VM3], [VM1, VM3, VM2]]) {
+      await clear();
+      await apply(order.flatMap(byConsumer));
+      expect(await snapshot()).toEqual(expected);
+    }
+    // Interleaved late: VM3's and VM2's 11:30 events arrive after VM1's 13:45 change to other hours.
+    await clear();
+    await apply([LOG[0], LOG[1], LOG[2], LOG[5], LOG[4], LOG[3], LOG[6], LOG[7]]);
+    expect(await snapshot()).toEqual(expected);
+
+    const memory = new UsageOverTimeMemory();
+    for (const e of LOG) memory.apply({ stream: e.stream, type: e.type, data: e.data, recordedAt: e.recordedAt });
+    const fromMemory = Object.fromEntries(memory.tables().map((t) => [t.table, t.rows.map((row) => row.map(canonical)).sort()]));
+    expect(fromMemory).toEqual(expected);
+  });
+
+  it('keeps no NULL peak and ignores the removal of a consumer it never saw', async () => {
+    await apply([event('d0000000-0000-4000-8000-000000000009', 'ConsumerRemoved', { generation: 1 }, 2)]);
+    const { rows } = await db.pool.query('SELECT count(*)::int AS n FROM rm_usage_hours WHERE peak_above_start IS NULL');
+    expect(rows[0].n).toBe(0);
+    expect((await db.pool.query("SELECT 1 FROM rm_usage_consumers WHERE consumer_uuid LIKE 'd%'")).rowCount).toBe(0);
+  });
+});

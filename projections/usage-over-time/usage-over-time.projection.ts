@@ -1,0 +1,103 @@
+import type { RecordedEvent, SqlClient } from '../../libs/event-store/src/index.js';
+import { Projection } from '../runner/projection.js';
+import { firstChange, hourOf } from './hour-summary.js';
+import { Claim, holdingOf, SeriesChange, seriesChanges } from './usage-series.js';
+
+export const USAGE_OVER_TIME_EVENTS = ['ConsumerAllocationsReplaced', 'ConsumerRemoved'] as const;
+
+interface ConsumerRow {
+  revision: string;
+  project_id: string;
+  user_id: string;
+  consumer_type: string | null;
+  holding: Record<string, number>;
+}
+
+/**
+ * Usage per project, user and consumer type, per class, in UTC hours: each consumer event
+ * becomes level changes of the series it moves, folded into the hour it happened in. An hour
+ * without changes has no row; its level is carried over when reading, so a holding that lasts
+ * a month costs nothing until it changes, and the hour holding "now" needs no timer.
+ *
+ * Idempotent: each consumer remembers the stream revision last applied and older events are
+ * skipped, so replaying the log again changes nothing. Order-independent across consumers:
+ * everything stored is a sum except an hour's peak, which is recomputed from the hour's changes
+ * whenever a change arrives that is not the hour's latest.
+ */
+export const usageOverTimeProjection: Projection = {
+  name: 'usage-over-time',
+  handles: USAGE_OVER_TIME_EVENTS,
+  async apply(tx: SqlClient, event: RecordedEvent<any>) {
+    const consumer = event.stream.slice('consumer-'.length);
+    const { rows } = await tx.query<ConsumerRow>(
+      'SELECT revision, project_id, user_id, consumer_type, holding FROM rm_usage_consumers WHERE consumer_uuid = $1', [consumer]);
+    const known = rows[0];
+    if (known && Number(known.revision) >= event.revision) return;
+    const before: Claim | null = known
+      ? { projectId: known.project_id, userId: known.user_id, consumerType: known.consumer_type, holding: known.holding }
+      : null;
+    const after: Claim | null = event.type === 'ConsumerAllocationsReplaced'
+      ? { projectId: event.data.project_id, userId: event.data.user_id, consumerType: event.data.consumer_type ?? null, holding: holdingOf(event.data.allocations) }
+      : null;
+    const charged = after ?? before;
+    // A removal of a consumer never seen has nothing to take back and no one to charge.
+    if (!charged) return;
+    await tx.query(
+      `INSERT INTO rm_usage_consumers (consumer_uuid, revision, project_id, user_id, consumer_type, holding)
+       VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (consumer_uuid) DO UPDATE SET revision = EXCLUDED.revision, project_id = EXCLUDED.project_id,
+         user_id = EXCLUDED.user_id, consumer_type = EXCLUDED.consumer_type, holding = EXCLUDED.holding`,
+      [consumer, event.revision, charged.projectId, charged.userId, charged.consumerType, JSON.stringify(after?.holding ?? {})]);
+    await recordChanges(tx, seriesChanges(before, after), event.recordedAt.getTime());
+  },
+};
+
+const keyColumns = (changes: readonly SeriesChange[]) => [
+  changes.map((c) => c.projectId), changes.map((c) => c.userId), changes.map((c) => c.consumerType), changes.map((c) => c.resourceClass),
+];
+
+/**
+ * The hour rows are written first: holding their locks means no other writer can add a change
+ * to these hours until this transaction ends, so the recomputation below reads them all.
+ * A peak left NULL marks a row to recompute; NULL never outlives this transaction.
+ * Each event falls in one hour, so all of its rows share it.
+ */
+async function recordChanges(tx: SqlClient, changes: readonly SeriesChange[], at: number): Promise<void> {
+  if (changes.length === 0) return;
+  const hour = hourOf(at);
+  const firsts = changes.map((c) => firstChange(hour, { at, delta: c.delta }));
+  const { rows } = await tx.query<{ stale: string[] | null }>(
+    `INSERT INTO rm_usage_hours AS h
+       (project_id, user_id, consumer_type, resource_class, hour_start, net_change, change_unit_ms, peak_above_start, last_change_at)
+     SELECT p, u, t, c, $5::timestamptz, n, m::numeric, k, $6::timestamptz
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $7::bigint[], $8::text[], $9::bigint[]) AS x(p, u, t, c, n, m, k)
+     ON CONFLICT (project_id, user_id, consumer_type, resource_class, hour_start) DO UPDATE SET
+       net_change = h.net_change + EXCLUDED.net_change,
+       change_unit_ms = h.change_unit_ms + EXCLUDED.change_unit_ms,
+       peak_above_start = CASE WHEN EXCLUDED.last_change_at > h.last_change_at
+         THEN GREATEST(h.peak_above_start, h.net_change + EXCLUDED.net_change) END,
+       last_change_at = GREATEST(h.last_change_at, EXCLUDED.last_change_at)
+     RETURNING CASE WHEN peak_above_start IS NULL THEN json_build_array(project_id, user_id, consumer_type, resource_class) END AS stale`,
+    [...keyColumns(changes), new Date(hour), new Date(at),
+      firsts.map((f) => f.net), firsts.map((f) => f.unitMs.toString()), firsts.map((f) => f.peakAboveStart)]);
+  await tx.query(
+    `INSERT INTO rm_usage_changes (project_id, user_id, consumer_type, resource_class, at, delta)
+     SELECT p, u, t, c, $5::timestamptz, d FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $6::bigint[]) AS x(p, u, t, c, d)
+     ON CONFLICT (project_id, user_id, consumer_type, resource_class, at) DO UPDATE SET delta = rm_usage_changes.delta + EXCLUDED.delta`,
+    [...keyColumns(changes), new Date(at), changes.map((c) => c.delta)]);
+  const stale = rows.flatMap((row) => (row.stale ? [row.stale] : []));
+  if (stale.length > 0) await recomputePeaks(tx, hour, stale);
+}
+
+/** hour-summary.ts's summarize, over the rows of rm_usage_changes. */
+async function recomputePeaks(tx: SqlClient, hour: number, keys: readonly string[][]): Promise<void> {
+  await tx.query(
+    `UPDATE rm_usage_hours h SET peak_above_start = (
+       SELECT GREATEST(MAX(running), CASE WHEN MIN(at) > h.hour_start THEN 0 END)
+         FROM (SELECT c.at, SUM(c.delta) OVER (ORDER BY c.at) AS running FROM rm_usage_changes c
+                WHERE c.project_id = h.project_id AND c.user_id = h.user_id AND c.consumer_type = h.consumer_type
+                  AND c.resource_class = h.resource_class AND c.at >= h.hour_start AND c.at < h.hour_start + interval '1 hour') s)
+       FROM unnest($2::text[], $3::text[], $4::text[], $5::text[]) AS k(p, u, t, c)
+      WHERE h.project_id = k.p AND h.user_id = k.u AND h.consumer_type = k.t AND h.resource_class = k.c AND h.hour_start = $1`,
+    [new Date(hour), ...[0, 1, 2, 3].map((i) => keys.map((key) => key[i]))]);
+}
