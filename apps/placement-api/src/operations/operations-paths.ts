@@ -5,8 +5,10 @@
 export const HEALTH_PATH = '/healthz';
 export const READY_PATH = '/readyz';
 export const METRICS_PATH = '/metrics';
+/** The usage dashboard's page: a browser opening it sends no token; its calls carry the token it asks for. */
+export const DASHBOARD_PATH = '/ledger/dashboard';
 
-const UNAUTHENTICATED = new Set([HEALTH_PATH, READY_PATH, METRICS_PATH]);
+const UNAUTHENTICATED = new Set([HEALTH_PATH, READY_PATH, METRICS_PATH, DASHBOARD_PATH]);
 
 /** `url` as Fastify gives it, query string included. */
 export function isOperationsPath(url: string): boolean {

@@ -1,4 +1,5 @@
 import { LEDGER_ROUTES } from '../../ledger/ledger-routes.js';
+import { USAGE_OVER_TIME_ROUTES } from '../../usage-over-time/usage-over-time.routes.js';
 
 /** One operation of the API as the OpenAPI document lists it. */
 export interface DocumentedRoute {
@@ -96,4 +97,5 @@ export const EXTRA_ROUTES: readonly ExtraRoute[] = [
   { method: 'get', path: '/metrics', tag: 'Operations', summary: 'Prometheus metrics (text exposition format)', unauthenticated: true, responses: { 200: ['text/plain', 'metrics'] } },
   { method: 'get', path: '/openapi.json', tag: 'Operations', summary: 'This document', responses: { 200: ['application/json', 'OpenAPI 3.1 document'] } },
   ...LEDGER_ROUTES,
+  ...USAGE_OVER_TIME_ROUTES,
 ];

@@ -84,6 +84,13 @@ export const ROUTE_POLICIES: Readonly<Record<string, RoutePolicy | null>> = {
   'GET /ledger/as-of/resource_providers/:uuid/allocations': { rule: 'placement:ledger:read' },
   'GET /ledger/as-of/allocations/:consumer_uuid': { rule: 'placement:ledger:read' },
   'GET /ledger/as-of/usages': { rule: 'placement:ledger:read' },
+
+  // Ours: usage over time. Judged against the project asked about, as GET /usages, so an
+  // operator may narrow the rule to a project's own readers. The dashboard page holds no data
+  // and a browser opens it without a token; its calls to /ledger/usage carry one.
+  'GET /ledger/dashboard': null,
+  'GET /ledger/usage': { rule: 'placement:ledger:read', target: (query) => ({ project_id: query.getAll('project_id').at(-1) ?? null }) },
+  'GET /ledger/usage/totals': { rule: 'placement:ledger:read', target: (query) => ({ project_id: query.getAll('project_id').at(-1) ?? null }) },
 };
 
 /** "METHOD /a/:/b": a route's identity whatever its parameters are called. */
