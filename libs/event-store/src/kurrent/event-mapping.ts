@@ -1,0 +1,46 @@
+import { jsonEvent, type RecordedEvent as ClientRecordedEvent } from '@kurrent/kurrentdb-client';
+import { NewEvent, RecordedEvent } from '../port.js';
+import { decodeMetadata, encodeMetadata } from './metadata-codec.js';
+import { toLogPosition } from './positions.js';
+
+export function toEventData(event: NewEvent) {
+  return jsonEvent({ type: event.type, data: event.data as Record<string, unknown>, metadata: encodeMetadata(event.metadata) });
+}
+
+/** '$'-prefixed streams and types are the server's own ($metadata, $> links, $projections-…, $scavenges). */
+export function isSystemEvent(event: { readonly streamId: string; readonly type: string }): boolean {
+  return event.streamId.startsWith('$') || event.type.startsWith('$');
+}
+
+/**
+ * Maps a stored event to the port's shape, or undefined for what is not one of ours: a system
+ * event, or another application's event in the same database whose data is not a JSON object.
+ */
+export function toRecordedEvent(event: ClientRecordedEvent): RecordedEvent | undefined {
+  if (isSystemEvent(event)) return undefined;
+  const data = jsonObject(event.data);
+  if (data === undefined) return undefined;
+  if (!event.position) throw new Error(`KurrentDB returned event ${event.streamId}@${event.revision} without its log position`);
+  return {
+    stream: event.streamId,
+    revision: Number(event.revision),
+    position: toLogPosition(event.position),
+    type: event.type,
+    data,
+    metadata: decodeMetadata(event.metadata),
+    recordedAt: event.created,
+  };
+}
+
+/** JSON events arrive parsed; bytes are parsed here in case a server labels JSON records as binary. */
+function jsonObject(data: unknown): Record<string, unknown> | undefined {
+  let value = data;
+  if (value instanceof Uint8Array) {
+    try {
+      value = JSON.parse(Buffer.from(value).toString('utf8'));
+    } catch {
+      return undefined;
+    }
+  }
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
