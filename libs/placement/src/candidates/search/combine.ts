@@ -59,8 +59,13 @@ export class Combiner {
   private choices: ProviderNode[][] = [];
   private order: number[] = [];
   private closing: { groups: number[]; subtrees: number[] }[] = [];
+  private readonly closingByOrder = new Map<string, { groups: number[]; subtrees: number[] }[]>();
   private readonly picked: ProviderNode[] = [];
   private readonly load = new Map<ProviderNode, Map<string, number>>();
+  /** Per class: what the tree's candidate providers can still give, what the placed levels took, what the rest needs. */
+  private readonly supply = new Map<string, number>();
+  private readonly taken = new Map<string, number>();
+  private need: Map<string, number>[] = [];
   private readonly granularUse = new Map<ProviderNode, number>();
   private readonly rootUse = new Map<ProviderNode, { provider: ProviderNode; count: number }>();
 
@@ -87,14 +92,29 @@ export class Combiner {
   }
 
   run(explain: Explain): Candidate[] {
+    const oneChoice = this.levels.length === 1 && !(this.plans[0].multi && this.plans[0].ctx.group.requiredTraits.length > 0);
     for (const anchor of this.anchors()) {
       if (this.full) break;
-      this.tree(anchor);
+      if (oneChoice) this.single(anchor);
+      else this.tree(anchor);
     }
     explain.record('combinations tried', this.visited);
     explain.record('combinations pruned', this.pruned);
     explain.record('candidates', this.candidates.length);
     return this.candidates;
+  }
+
+  /** One group met by one provider (the flat case): every choice is a candidate, nothing to prune. */
+  private single(anchor: ProviderNode): void {
+    const { suffix } = this.plans[0].ctx.group;
+    const { resources } = this.levels[0];
+    const nodes = this.plans[0].choices.get(anchor)![0];
+    for (const node of this.options.shuffle ? this.options.shuffle([...nodes]) : nodes) {
+      if (this.full) return;
+      this.visited++;
+      this.picked[0] = node;
+      this.record(resources.length > 0 ? [{ provider: node, resources }] : [], [[suffix, [node]]]);
+    }
   }
 
   private tree(anchor: ProviderNode): void {
@@ -106,21 +126,66 @@ export class Combiner {
     // Fewest choices first: the same candidates, found with less backtracking.
     this.order = this.levels.map((_l, i) => i);
     if (this.order.length > 1) this.order.sort((a, b) => this.choices[a].length - this.choices[b].length);
+    const key = this.order.join(',');
+    let closing = this.closingByOrder.get(key);
+    if (!closing) this.closingByOrder.set(key, (closing = this.closingFor(this.order)));
+    this.closing = closing;
+    this.bound();
+    this.descend(0);
+  }
+
+  /** For a placement order: which checks become decidable after each position. */
+  private closingFor(order: number[]): { groups: number[]; subtrees: number[] }[] {
     const position = new Array<number>(this.levels.length);
-    this.order.forEach((level, at) => (position[level] = at));
+    order.forEach((level, at) => (position[level] = at));
     const lastOf = (levels: number[]) => Math.max(...levels.map((l) => position[l]));
-    this.closing = this.order.map(() => ({ groups: [] as number[], subtrees: [] as number[] }));
+    const closing = order.map(() => ({ groups: [] as number[], subtrees: [] as number[] }));
     this.plans.forEach((plan, p) => {
-      if (plan.multi && plan.ctx.group.requiredTraits.length > 0) this.closing[lastOf(this.levelsOf[p])].groups.push(p);
+      if (plan.multi && plan.ctx.group.requiredTraits.length > 0) closing[lastOf(this.levelsOf[p])].groups.push(p);
     });
     this.subtreeGroups.forEach((groups, s) => {
-      if (groups.length > 0) this.closing[lastOf(groups.flatMap((p) => this.levelsOf[p]))].subtrees.push(s);
+      if (groups.length > 0) closing[lastOf(groups.flatMap((p) => this.levelsOf[p]))].subtrees.push(s);
     });
-    this.descend(0);
+    return closing;
+  }
+
+  /**
+   * What the levels still to place need of each class, against what this tree can still give:
+   * a prefix that leaves more to take than is left is dropped without trying its completions.
+   */
+  private bound(): void {
+    this.supply.clear();
+    this.taken.clear();
+    const counted = new Set<ProviderNode>();
+    for (const level of this.order) {
+      for (const node of this.choices[level]) {
+        if (counted.has(node)) continue;
+        counted.add(node);
+        for (const [rc, inventory] of Object.entries(node.state.inventories)) {
+          this.supply.set(rc, (this.supply.get(rc) ?? 0) + Math.max(0, capacity(inventory) - (node.state.usages[rc] ?? 0)));
+        }
+      }
+    }
+    this.need = new Array(this.order.length + 1);
+    this.need[this.order.length] = new Map();
+    for (let at = this.order.length - 1; at >= 0; at--) {
+      const need = new Map(this.need[at + 1]);
+      for (const [rc, amount] of this.levels[this.order[at]].resources) need.set(rc, (need.get(rc) ?? 0) + amount);
+      this.need[at] = need;
+    }
+  }
+
+  private affordable(at: number): boolean {
+    for (const [rc, amount] of this.need[at]) if (amount > (this.supply.get(rc) ?? 0) - (this.taken.get(rc) ?? 0)) return false;
+    return true;
   }
 
   private descend(at: number): void {
     if (at === this.order.length) return this.emit();
+    if (!this.affordable(at)) {
+      this.pruned++;
+      return;
+    }
     const level = this.order[at];
     for (const node of this.choices[level]) {
       if (this.full) return;
@@ -150,7 +215,10 @@ export class Combiner {
     }
     if (resources.length > 0) {
       if (!taken) this.load.set(node, (taken = new Map()));
-      for (const [rc, amount] of resources) taken.set(rc, (taken.get(rc) ?? 0) + amount);
+      for (const [rc, amount] of resources) {
+        taken.set(rc, (taken.get(rc) ?? 0) + amount);
+        this.taken.set(rc, (this.taken.get(rc) ?? 0) + amount);
+      }
       if (this.options.excludeNested) {
         const owner = this.rootUse.get(node.root);
         if (owner) owner.count++;
@@ -172,6 +240,7 @@ export class Combiner {
     if (resources.length === 0) return;
     const taken = this.load.get(node)!;
     for (const [rc, amount] of resources) {
+      this.taken.set(rc, this.taken.get(rc)! - amount);
       const left = taken.get(rc)! - amount;
       if (left === 0) taken.delete(rc);
       else taken.set(rc, left);
@@ -198,9 +267,27 @@ export class Combiner {
   }
 
   private emit(): void {
-    const mappings = this.plans.map((plan, p) => [plan.ctx.group.suffix, [...new Set(this.levelsOf[p].map((l) => this.picked[l]))]] as const);
+    const picked = this.picked;
+    const mappings = this.plans.map((plan, p) => {
+      const levels = this.levelsOf[p];
+      const nodes = levels.length === 1 ? [picked[levels[0]]] : [...new Set(levels.map((l) => picked[l]))];
+      return [plan.ctx.group.suffix, nodes] as const;
+    });
+    // A provider serving one level gives exactly that level's resources: the array is shared,
+    // which also lets the presenter render it once per answer.
     const allocations: Allocation[] = [];
-    for (const [provider, taken] of this.load) allocations.push({ provider, resources: [...taken] });
+    for (let level = 0; level < this.levels.length; level++) {
+      const { resources } = this.levels[level];
+      if (resources.length === 0) continue;
+      const provider = picked[level];
+      const at = allocations.findIndex((a) => a.provider === provider);
+      if (at < 0) allocations.push({ provider, resources });
+      else allocations[at] = { provider, resources: [...this.load.get(provider)!] };
+    }
+    this.record(allocations, mappings);
+  }
+
+  private record(allocations: Allocation[], mappings: Candidate['mappings']): void {
     // Only providers that lend to several roots can make two trees yield the same request.
     if (this.picked.every((node) => node.traits.has(SHARES_VIA_AGGREGATE))) {
       const key = JSON.stringify([allocations.map((a) => [a.provider.uuid, [...a.resources].sort()]).sort(), mappings.map(([s, n]) => [s, n.map((x) => x.uuid).sort()])]);

@@ -8,5 +8,11 @@ import { Candidate } from './combine.js';
 export function summaryProviders(index: ProviderIndex, candidates: readonly Candidate[], wholeTrees: boolean): ProviderNode[] {
   const seen = new Set<ProviderNode>();
   for (const candidate of candidates) for (const { provider } of candidate.allocations) seen.add(wholeTrees ? provider.root : provider);
-  return wholeTrees ? [...seen].flatMap((root) => index.tree(root)) : [...seen];
+  if (!wholeTrees) return [...seen];
+  const members: ProviderNode[] = [];
+  for (const root of seen) {
+    if (root.children.length === 0) members.push(root);
+    else members.push(...index.tree(root));
+  }
+  return members;
 }

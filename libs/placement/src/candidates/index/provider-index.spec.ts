@@ -1,0 +1,89 @@
+import type { RecordedEvent } from '../../../../event-store/src/index.js';
+import { applyEvent } from './apply-event.js';
+import { NameCatalog } from './name-catalog.js';
+import { activeProvider, indexOf } from './plain-index.js';
+import { ProviderIndex, SHARES_VIA_AGGREGATE } from './provider-index.js';
+
+let position = 0n;
+const event = (stream: string, type: string, data: object): RecordedEvent<any> => ({
+  stream, revision: 0, position: { commit: ++position, prepare: position }, type, data, metadata: {}, recordedAt: new Date(0),
+});
+const uuids = (nodes: Iterable<{ uuid: string }>) => [...nodes].map((n) => n.uuid).sort();
+
+describe('ProviderIndex', () => {
+  it('keeps trees, roots and reverse indexes as providers come and go', () => {
+    const index = indexOf([
+      { uuid: 'cn', inventories: { VCPU: { total: 8 } }, traits: ['HW_CPU_X86_AVX2'], aggregates: ['a'] },
+      { uuid: 'numa', parent: 'cn', inventories: { VCPU: { total: 4 } } },
+      { uuid: 'pf', parent: 'numa', inventories: { SRIOV_NET_VF: { total: 8 } } },
+      { uuid: 'ss', inventories: { DISK_GB: { total: 100 } }, traits: [SHARES_VIA_AGGREGATE], aggregates: ['a'] },
+    ]);
+    expect(index.hasTrees).toBe(true);
+    expect(index.get('pf')!.root.uuid).toBe('cn');
+    expect(uuids(index.roots())).toEqual(['cn', 'ss']);
+    expect(uuids(index.tree(index.get('cn')!))).toEqual(['cn', 'numa', 'pf']);
+    expect(uuids(index.withClass('VCPU'))).toEqual(['cn', 'numa']);
+    expect(uuids(index.inAggregate('a'))).toEqual(['cn', 'ss']);
+    expect(uuids(index.sharing)).toEqual(['ss']);
+
+    index.put('pf', { status: 'deleted', uuid: 'pf' });
+    index.put('numa', { status: 'deleted', uuid: 'numa' });
+    expect(index.hasTrees).toBe(false);
+    expect(index.get('cn')!.children).toEqual([]);
+    expect(uuids(index.withClass('VCPU'))).toEqual(['cn']);
+    expect(index.withClass('SRIOV_NET_VF').size).toBe(0);
+  });
+
+  it('moves a whole subtree under its new parent\'s root', () => {
+    const index = indexOf([{ uuid: 'a' }, { uuid: 'b' }, { uuid: 'c', parent: 'b' }]);
+    index.put('b', { ...activeProvider({ uuid: 'b' }), parentUuid: 'a' });
+    expect(index.get('c')!.root.uuid).toBe('a');
+    expect(uuids(index.tree(index.get('a')!))).toEqual(['a', 'b', 'c']);
+    index.put('b', activeProvider({ uuid: 'b' }));
+    expect(index.get('c')!.root.uuid).toBe('b');
+    expect(index.get('a')!.children).toEqual([]);
+  });
+
+  it('follows facet changes only where they changed', () => {
+    const index = indexOf([{ uuid: 'p', traits: ['A', 'B'], aggregates: ['x'], inventories: { VCPU: { total: 1 } } }]);
+    const before = index.get('p')!.state;
+    index.put('p', { ...before, traits: ['B', 'C'], aggregates: [], inventories: { DISK_GB: before.inventories.VCPU } });
+    expect(uuids(index.withTrait('A'))).toEqual([]);
+    expect(uuids(index.withTrait('C'))).toEqual(['p']);
+    expect(index.inAggregate('x').size).toBe(0);
+    expect(index.withClass('VCPU').size).toBe(0);
+    expect(uuids(index.withClass('DISK_GB'))).toEqual(['p']);
+  });
+});
+
+describe('applyEvent', () => {
+  it('folds provider events through the domain evolve, usage from allocations included', () => {
+    const index = new ProviderIndex();
+    const names = new NameCatalog();
+    const stream = 'provider-p1';
+    applyEvent(index, names, event(stream, 'ResourceProviderCreated', { uuid: 'p1', name: 'one', parent_provider_uuid: null, generation: 0, v: 1 }));
+    applyEvent(index, names, event(stream, 'InventoriesSet', {
+      inventories: { VCPU: { total: 8, reserved: 0, min_unit: 1, max_unit: 8, step_size: 1, allocation_ratio: 1 } }, generation: 1, v: 1 }));
+    applyEvent(index, names, event(stream, 'ProviderAllocationsChanged', { consumers: { c1: { VCPU: 3 }, c2: { VCPU: 2 } }, generation: 2, v: 1 }));
+    applyEvent(index, names, event(stream, 'ProviderAllocationsChanged', { consumers: { c1: {} }, generation: 3, v: 1 }));
+    expect(index.get('p1')!.state.usages).toEqual({ VCPU: 2 });
+    expect(uuids(index.withClass('VCPU'))).toEqual(['p1']);
+    applyEvent(index, names, event(stream, 'SomethingThisBuildDoesNotKnow', {}));
+    expect(index.get('p1')!.state.generation).toBe(3);
+    applyEvent(index, names, event(stream, 'ResourceProviderDeleted', { generation: 3, v: 1 }));
+    expect(index.get('p1')).toBeUndefined();
+  });
+
+  it('learns custom classes and traits from their streams', () => {
+    const index = new ProviderIndex();
+    const names = new NameCatalog();
+    expect(names.hasClass('VCPU') && names.hasTrait('HW_CPU_X86_AVX2')).toBe(true);
+    applyEvent(index, names, event('resource-class-CUSTOM_A', 'ResourceClassCreated', { name: 'CUSTOM_A', v: 1 }));
+    applyEvent(index, names, event('trait-CUSTOM_T', 'TraitCreated', { name: 'CUSTOM_T', v: 1 }));
+    expect(names.hasClass('CUSTOM_A') && names.hasTrait('CUSTOM_T')).toBe(true);
+    applyEvent(index, names, event('resource-class-CUSTOM_A', 'ResourceClassRenamed', { name: 'CUSTOM_A', to: 'CUSTOM_B', v: 1 }));
+    applyEvent(index, names, event('resource-class-CUSTOM_B', 'ResourceClassCreated', { name: 'CUSTOM_B', renamed_from: 'CUSTOM_A', v: 1 }));
+    applyEvent(index, names, event('trait-CUSTOM_T', 'TraitDeleted', { name: 'CUSTOM_T', v: 1 }));
+    expect([names.hasClass('CUSTOM_A'), names.hasClass('CUSTOM_B'), names.hasTrait('CUSTOM_T')]).toEqual([false, true, false]);
+  });
+});

@@ -1,0 +1,107 @@
+import { NameCatalog } from '../index/name-catalog.js';
+import { indexOf, PlainProvider } from '../index/plain-index.js';
+import { Candidate } from './combine.js';
+import { inSameSubtree } from './same-subtree.js';
+import { candidateRequest, group } from './request-builder.js';
+import { searchCandidates } from './search.js';
+import { CandidateRequest } from '../request.js';
+
+const names = new NameCatalog();
+const search = (providers: PlainProvider[], request: CandidateRequest, maxCandidates: number | null = null) =>
+  searchCandidates(indexOf(providers), names, request, { randomize: false, maxCandidates });
+const shape = (c: Candidate) => c.allocations.flatMap((a) => a.resources.map(([rc, n]) => `${a.provider.uuid}:${rc}=${n}`)).sort().join(' ');
+const mapping = (c: Candidate) => c.mappings.map(([s, nodes]) => `${s}=${nodes.map((n) => n.uuid).join('+')}`).join(' ');
+const tried = (explain: readonly { step: string; count: number }[]) => explain.find((s) => s.step === 'combinations tried')!.count;
+
+/** One root with `width` children of `units` PCI_DEVICE each: the wide tree of perfload-shapes.md. */
+const wide = (width: number, units = 1): PlainProvider[] => [
+  { uuid: 'root' },
+  ...Array.from({ length: width }, (_v, i) => ({ uuid: `pci${i}`, parent: 'root', inventories: { PCI_DEVICE: { total: units } } })),
+];
+const groups = (count: number, amount = 1) => Array.from({ length: count }, (_v, i) => group(`${i + 1}`, { resources: [['PCI_DEVICE', amount]] }));
+
+describe('the combination of request groups', () => {
+  const twoNuma: PlainProvider[] = [
+    { uuid: 'cn' },
+    { uuid: 'numa0', parent: 'cn', inventories: { VCPU: { total: 4 }, MEMORY_MB: { total: 2048 } } },
+    { uuid: 'numa1', parent: 'cn', inventories: { VCPU: { total: 4 }, MEMORY_MB: { total: 2048 } } },
+  ];
+  const vcpuAndMemory = [group('1', { resources: [['VCPU', 1]] }), group('2', { resources: [['MEMORY_MB', 1024]] })];
+
+  it('lets granular groups share a provider under group_policy=none, never under isolate', () => {
+    const none = search(twoNuma, candidateRequest(vcpuAndMemory, { groupPolicy: 'none' }));
+    expect(none.candidates.map(mapping).sort()).toEqual(['1=numa0 2=numa0', '1=numa0 2=numa1', '1=numa1 2=numa0', '1=numa1 2=numa1']);
+    const isolate = search(twoNuma, candidateRequest(vcpuAndMemory, { groupPolicy: 'isolate' }));
+    expect(isolate.candidates.map(mapping).sort()).toEqual(['1=numa0 2=numa1', '1=numa1 2=numa0']);
+  });
+
+  it('adds up groups taking the same class from one provider and checks the sum against capacity and max_unit', () => {
+    const request = (amount: number) => candidateRequest([group('1', { resources: [['VCPU', amount]] }), group('2', { resources: [['VCPU', amount]] })], { groupPolicy: 'none' });
+    const both = search(twoNuma, request(2));
+    expect(both.candidates.map(shape).sort()).toEqual(['numa0:VCPU=2 numa1:VCPU=2', 'numa0:VCPU=2 numa1:VCPU=2', 'numa0:VCPU=4', 'numa1:VCPU=4']);
+    expect(search(twoNuma, request(3)).candidates.map(shape).sort()).toEqual(['numa0:VCPU=3 numa1:VCPU=3', 'numa0:VCPU=3 numa1:VCPU=3']);
+    const capped: PlainProvider[] = [{ uuid: 'p', inventories: { VCPU: { total: 8, max_unit: 3 } } }];
+    expect(search(capped, request(2)).candidates).toHaveLength(0);
+  });
+
+  it('keeps same_subtree groups under one of their own providers', () => {
+    const tree: PlainProvider[] = [
+      { uuid: 'cn' },
+      { uuid: 'numa0', parent: 'cn', inventories: { VCPU: { total: 4 } } },
+      { uuid: 'fpga0', parent: 'numa0', inventories: { FPGA: { total: 1 } } },
+      { uuid: 'numa1', parent: 'cn', inventories: { VCPU: { total: 4 } } },
+      { uuid: 'fpga1', parent: 'numa1', inventories: { FPGA: { total: 1 } } },
+    ];
+    const request = candidateRequest([group('_C', { resources: [['VCPU', 1]] }), group('_F', { resources: [['FPGA', 1]] })],
+      { groupPolicy: 'none', sameSubtrees: [['_C', '_F']] });
+    expect(search(tree, request).candidates.map(mapping).sort()).toEqual(['_C=numa0 _F=fpga0', '_C=numa1 _F=fpga1']);
+    const nodes = indexOf(tree);
+    expect(inSameSubtree(new Set(['cn', 'fpga1', 'numa0'].map((u) => nodes.get(u)!)))).toBe(true);
+    expect(inSameSubtree(new Set(['fpga0', 'fpga1'].map((u) => nodes.get(u)!)))).toBe(false);
+  });
+
+  it('maps every group to its providers, the unsuffixed one to all it takes from', () => {
+    const tree: PlainProvider[] = [
+      { uuid: 'cn', inventories: { DISK_GB: { total: 10 } } },
+      { uuid: 'numa', parent: 'cn', inventories: { VCPU: { total: 4 } } },
+    ];
+    const result = search(tree, candidateRequest([group('', { resources: [['VCPU', 1], ['DISK_GB', 1]] }), group('_X', { resources: [['VCPU', 1]] })]));
+    expect(result.candidates.map(mapping)).toEqual(['=numa+cn _X=numa']);
+    expect(result.candidates.map(shape)).toEqual(['cn:DISK_GB=1 numa:VCPU=2']);
+  });
+});
+
+describe('the wide tree: pruning and the cap', () => {
+  it('finds the 8! candidates of 8 groups over 8 one-unit children without walking 8^8 combinations', () => {
+    const started = Date.now();
+    const result = search(wide(8), candidateRequest(groups(8), { groupPolicy: 'none' }));
+    expect(result.candidates).toHaveLength(40320);
+    // Every valid prefix of k picks tries 8 children: sum over k of 8!/(8-k)! * 8, not 8^8.
+    expect(tried(result.explain)).toBe(554248);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('stops generating at limit, and at the configured cap, in milliseconds', () => {
+    const started = Date.now();
+    const limited = search(wide(8), candidateRequest(groups(8), { groupPolicy: 'isolate', limit: 50 }));
+    expect(limited.candidates).toHaveLength(50);
+    expect(tried(limited.explain)).toBeLessThan(50 * 64);
+    const capped = search(wide(8), candidateRequest(groups(8), { groupPolicy: 'isolate' }), 1000);
+    expect(capped.candidates).toHaveLength(1000);
+    expect(Date.now() - started).toBeLessThan(500);
+    expect(new Set(capped.candidates.map(mapping)).size).toBe(1000);
+  });
+
+  it('drops a tree at once when the groups need more than it can still give', () => {
+    const result = search(wide(8), candidateRequest(groups(9), { groupPolicy: 'none' }));
+    expect(result.candidates).toHaveLength(0);
+    expect(tried(result.explain)).toBe(0);
+    const twoUnits = search(wide(8, 2), candidateRequest(groups(3, 3), { groupPolicy: 'none' }));
+    expect(twoUnits.candidates).toHaveLength(0);
+  });
+
+  it('below 1.29 refuses two providers of one tree in a candidate', () => {
+    expect(search(wide(8), candidateRequest(groups(2), { groupPolicy: 'isolate', nestedAware: false })).candidates).toHaveLength(0);
+    expect(search(wide(8), candidateRequest(groups(1), { nestedAware: false })).candidates).toHaveLength(8);
+  });
+});

@@ -1,0 +1,55 @@
+import { NameCatalog } from '../index/name-catalog.js';
+import { indexOf } from '../index/plain-index.js';
+import { SHARES_VIA_AGGREGATE } from '../index/provider-index.js';
+import { SharingAnchors } from './anchors.js';
+import { Explain } from './explain.js';
+import { resolveGroup } from './group-context.js';
+import { group } from './request-builder.js';
+import { matchingProviders, singleProviderChoices } from './single-provider.js';
+import { RequestGroup } from '../request.js';
+
+const names = new NameCatalog();
+const index = indexOf([
+  { uuid: 'cn1', aggregates: ['a'], traits: ['HW_CPU_X86_AVX2', 'HW_CPU_X86_SSE'], inventories: { VCPU: { total: 8 } } },
+  { uuid: 'cn2', aggregates: ['a', 'b'], traits: ['HW_CPU_X86_AVX2'], inventories: { VCPU: { total: 8 } } },
+  { uuid: 'cn3', inventories: { VCPU: { total: 8 } } },
+  { uuid: 'numa', parent: 'cn3', traits: ['HW_NUMA_ROOT'], inventories: { VCPU: { total: 8 } } },
+  { uuid: 'ss', aggregates: ['a'], traits: [SHARES_VIA_AGGREGATE], inventories: { DISK_GB: { total: 100 } } },
+]);
+const matching = (g: RequestGroup) => [...(matchingProviders(index, resolveGroup(index, names, g, new Explain())!, new Explain()) ?? [])].map((n) => n.uuid).sort();
+
+describe('matchingProviders (one provider meets the whole group)', () => {
+  it('needs every required any-of set on the provider itself', () => {
+    expect(matching(group('1', { resources: [['VCPU', 1]], requiredTraits: [['HW_CPU_X86_AVX2']] }))).toEqual(['cn1', 'cn2']);
+    expect(matching(group('1', { resources: [['VCPU', 1]], requiredTraits: [['HW_CPU_X86_AVX2'], ['HW_CPU_X86_SSE', 'HW_NUMA_ROOT']] }))).toEqual(['cn1']);
+  });
+
+  it('reads member_of and forbidden aggregates on the provider itself, not its root', () => {
+    expect(matching(group('1', { resources: [['VCPU', 1]], memberOf: [['a']] }))).toEqual(['cn1', 'cn2']);
+    expect(matching(group('1', { resources: [['VCPU', 1]], forbiddenAggregates: ['b'] }))).toEqual(['cn1', 'cn3', 'numa']);
+    expect(matching(group('1', { resources: [['VCPU', 1]], forbiddenTraits: ['HW_NUMA_ROOT', 'HW_CPU_X86_SSE'] }))).toEqual(['cn2', 'cn3']);
+  });
+
+  it('matches nothing for a resourceless group without a positive filter, as upstream', () => {
+    expect(matching(group('1', { forbiddenTraits: ['HW_NUMA_ROOT'] }))).toEqual([]);
+    expect(matching(group('1', { requiredTraits: [['HW_NUMA_ROOT']] }))).toEqual(['numa']);
+  });
+});
+
+describe('singleProviderChoices', () => {
+  const choices = (g: RequestGroup, allowed: string[] | null = null) => {
+    const ctx = resolveGroup(index, names, g, new Explain())!;
+    const roots = allowed ? new Set(allowed.map((u) => index.get(u)!)) : null;
+    const byAnchor = singleProviderChoices(index, ctx, roots, new SharingAnchors(index), new Explain());
+    return Object.fromEntries([...byAnchor].map(([anchor, levels]) => [anchor.uuid, levels[0].map((n) => n.uuid)]));
+  };
+
+  it('anchors a provider to its root, and a sharing provider also to every root of its aggregates', () => {
+    expect(choices(group('1', { resources: [['VCPU', 1]] }))).toEqual({ cn1: ['cn1'], cn2: ['cn2'], cn3: ['cn3', 'numa'] });
+    expect(choices(group('1', { resources: [['DISK_GB', 1]] }))).toEqual({ ss: ['ss'], cn1: ['ss'], cn2: ['ss'] });
+  });
+
+  it('drops anchors root_required refused', () => {
+    expect(choices(group('1', { resources: [['DISK_GB', 1]] }), ['cn2'])).toEqual({ cn2: ['ss'] });
+  });
+});

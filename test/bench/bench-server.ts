@@ -1,0 +1,51 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { createTestDatabase, TestDatabase } from '../support/database.js';
+
+/** The built server, relative to this file once compiled (dist/test/bench). */
+const SERVER_ENTRY = resolve(__dirname, '../../apps/placement-api/src/main.js');
+
+export interface BenchServer {
+  readonly url: string;
+  readonly databaseUrl: string;
+  readonly child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** The built server as a child process on a fresh database, ready when GET / answers. */
+export async function startBenchServer(env: Record<string, string> = {}, nodeArgs: string[] = [], timeoutMs = 60_000): Promise<BenchServer> {
+  const database: TestDatabase = await createTestDatabase('pl_bench');
+  const port = 25000 + Math.floor(Math.random() * 5000);
+  const child = spawn(process.execPath, [...nodeArgs, SERVER_ENTRY], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: database.url, PLACEMENT_AUTH_STRATEGY: 'noauth2', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let log = '';
+  child.stderr!.on('data', (d) => (log = (log + d).slice(-4000)));
+  const exited = new Promise<void>((done) => child.on('exit', () => done()));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited early:\n${log}`);
+    try {
+      if ((await fetch(`${url}/`)).ok) break;
+    } catch { /* not listening yet */ }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`server not ready in ${timeoutMs} ms:\n${log}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    databaseUrl: database.url,
+    child,
+    async stop() {
+      child.kill('SIGTERM');
+      const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(killer);
+      await database.drop();
+    },
+  };
+}

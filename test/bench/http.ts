@@ -1,0 +1,54 @@
+import { Agent, request } from 'node:http';
+
+export interface HttpReply {
+  readonly status: number;
+  readonly body: string;
+}
+
+/** A keep-alive client for one server, speaking as the admin token at one microversion. */
+export class BenchClient {
+  private readonly agent = new Agent({ keepAlive: true, maxSockets: 64 });
+
+  constructor(private readonly baseUrl: string, private readonly version = '1.39') {}
+
+  call(method: string, path: string, body?: unknown, version = this.version): Promise<HttpReply> {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const url = new URL(path, this.baseUrl);
+    return new Promise((resolve, reject) => {
+      const req = request(url, {
+        method, agent: this.agent,
+        headers: {
+          'x-auth-token': 'admin', accept: 'application/json', 'openstack-api-version': `placement ${version}`,
+          ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
+        },
+      }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      if (payload !== undefined) req.write(payload);
+      req.end();
+    });
+  }
+
+  /** A call that must answer one of `expected`, else the bench stops with the reply. */
+  async expect(method: string, path: string, body: unknown, expected: number[], version?: string): Promise<HttpReply> {
+    const reply = await this.call(method, path, body, version);
+    if (!expected.includes(reply.status)) throw new Error(`${method} ${path} answered ${reply.status}: ${reply.body.slice(0, 500)}`);
+    return reply;
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+}
+
+/** Runs `task(i)` for i in [0, count) with at most `workers` at a time. */
+export async function inParallel(count: number, workers: number, task: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(workers, count) }, async () => {
+    while (next < count) await task(next++);
+  }));
+}

@@ -1,0 +1,111 @@
+import 'reflect-metadata';
+import { Client } from 'pg';
+import { randomUUID } from 'node:crypto';
+import { openDatabase } from '../../libs/placement/src/persistence/database.js';
+import { formatEvent } from '../../apps/placement-admin/src/format.js';
+import { rebuildReadModels } from '../../libs/placement/src/rebuild/rebuild.js';
+import { verifyReadModels } from '../../libs/placement/src/rebuild/verify.js';
+import { formatCount, formatDuration } from '../../libs/placement/src/rebuild/progress.js';
+import { SyntheticEvent, syntheticLog } from './rebuild-log.js';
+
+/**
+ * npm run bench:rebuild [-- --events N] [--verify] [--keep]
+ * Writes a log of N events (default 1,000,000) straight into a fresh database, then rebuilds
+ * every read model from it and reports events per second; --verify then checks the result.
+ */
+const ADMIN_URL = process.env.TEST_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const GOAL = 50_000;
+const CHUNK = 10_000;
+/** Simulated time between two transactions, so usage falls into many hours as in a real cloud. */
+const TICK_MS = 1500;
+
+function parseArgs(argv: string[]) {
+  const at = argv.indexOf('--events');
+  const events = at >= 0 ? Number(argv[at + 1]) : 1_000_000;
+  if (!Number.isInteger(events) || events <= 0) throw new Error('--events needs a positive integer');
+  return { events, verify: argv.includes('--verify'), keep: argv.includes('--keep') };
+}
+
+/** The log as the store writes it, a chunk per statement: no projection runs, that is the rebuild's job. */
+async function writeLog(client: Client, target: number): Promise<number> {
+  const revisions = new Map<string, number>();
+  let clock = Date.now() - 30 * 24 * 3_600_000;
+  let columns: [string[], number[], string[], string[], string[]] = [[], [], [], [], []];
+  let written = 0;
+  const flush = async () => {
+    if (columns[0].length === 0) return;
+    await client.query(
+      `INSERT INTO es_events (stream_id, revision, type, data, metadata, recorded_at)
+       SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::jsonb[], '{}'::jsonb[] || array_fill('{"requestId":"bench"}'::jsonb, ARRAY[cardinality($1)]), $5::timestamptz[])`,
+      columns);
+    written += columns[0].length;
+    columns = [[], [], [], [], []];
+  };
+  for (const tx of syntheticLog({ events: target, providers: 10_000, liveConsumers: 80_000 })) {
+    clock += TICK_MS;
+    const at = new Date(clock).toISOString();
+    for (const event of tx as SyntheticEvent[]) {
+      const revision = (revisions.get(event.stream) ?? -1) + 1;
+      revisions.set(event.stream, revision);
+      columns[0].push(event.stream);
+      columns[1].push(revision);
+      columns[2].push(event.type);
+      columns[3].push(JSON.stringify(event.data));
+      columns[4].push(at);
+    }
+    if (columns[0].length >= CHUNK) await flush();
+  }
+  await flush();
+  const streams = [...revisions];
+  for (let i = 0; i < streams.length; i += 50_000) {
+    const part = streams.slice(i, i + 50_000);
+    await client.query('INSERT INTO es_streams (stream_id, revision) SELECT * FROM unnest($1::text[], $2::bigint[])',
+      [part.map(([s]) => s), part.map(([, r]) => r)]);
+  }
+  return written;
+}
+
+async function main() {
+  const { events, verify, keep } = parseArgs(process.argv.slice(2));
+  const name = `pl_bench_rebuild_${randomUUID().replace(/-/g, '').slice(0, 8)}`;
+  const admin = new Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  const database = await openDatabase(url.toString(), 4);
+  const print = (line: string) => process.stdout.write(`${line}\n`);
+  try {
+    const client = new Client({ connectionString: url.toString() });
+    await client.connect();
+    let started = performance.now();
+    const written = await writeLog(client, events);
+    await client.query('ANALYZE es_events');
+    await client.end();
+    print(`log: ${formatCount(written)} events written in ${formatDuration((performance.now() - started) / 1000)} (database ${name})`);
+
+    const result = await rebuildReadModels(database.pool, url.toString(), { report: (e) => { print(`rebuild: ${formatEvent(e)}`); } });
+    const { rows } = await database.pool.query(`SELECT (SELECT count(*) FROM rm_resource_providers) AS providers,
+      (SELECT count(*) FROM rm_consumers) AS consumers, (SELECT count(*) FROM rm_allocations) AS allocations,
+      (SELECT count(*) FROM rm_usage_hours) AS usage_hours`);
+    print(`read models: ${Object.entries(rows[0]).map(([k, v]) => `${formatCount(Number(v))} ${k}`).join(', ')}`);
+    print(`REBUILD: ${formatCount(result.events)} events in ${formatDuration(result.seconds)} = ${formatCount(result.eventsPerSecond)} events/s `
+      + `(${result.mode} replay; goal ${formatCount(GOAL)} events/s: ${result.eventsPerSecond >= GOAL ? 'met' : 'NOT met'})`);
+    if (verify) {
+      started = performance.now();
+      const checked = await verifyReadModels(database.pool, url.toString());
+      print(`VERIFY: ${checked.drift ? 'DRIFT' : 'clean'}, ${formatCount(checked.events)} events in ${formatDuration(checked.seconds)} `
+        + `= ${formatCount(checked.events / checked.seconds)} events/s`);
+      if (checked.drift) process.exitCode = 1;
+    }
+  } finally {
+    await database.close();
+    if (!keep) await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+main().catch((error) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exitCode = 1;
+});
