@@ -25,3 +25,27 @@ describe('configuration', () => {
     expect(() => loadConfig({ PLACEMENT_AUTH_STRATEGY: 'ldap' })).toThrow(/PLACEMENT_AUTH_STRATEGY/);
   });
 });
+
+describe('configuration: where the event log lives', () => {
+  it('keeps the log in PostgreSQL by default', () => {
+    expect(loadConfig({}).eventStore).toEqual({ kind: 'postgres' });
+    expect(loadConfig({ PLACEMENT_EVENT_STORE: 'postgres', PLACEMENT_KURRENTDB_URL: 'kurrentdb://ignored:2113' }).eventStore).toEqual({ kind: 'postgres' });
+  });
+
+  it('selects KurrentDB with its connection string', () => {
+    const env = { PLACEMENT_EVENT_STORE: 'kurrentdb', PLACEMENT_KURRENTDB_URL: 'kurrentdb://127.0.0.1:2113?tls=false' };
+    expect(loadConfig(env).eventStore).toEqual({ kind: 'kurrentdb', url: 'kurrentdb://127.0.0.1:2113?tls=false' });
+  });
+
+  it('stops the start when KurrentDB is chosen without a usable URL, or the choice is unknown', () => {
+    expect(() => loadConfig({ PLACEMENT_EVENT_STORE: 'kurrentdb' })).toThrow(new ConfigError(
+      'PLACEMENT_EVENT_STORE=kurrentdb needs PLACEMENT_KURRENTDB_URL (for example kurrentdb://127.0.0.1:2113?tls=false)',
+    ));
+    expect(() => loadConfig({ PLACEMENT_EVENT_STORE: 'kurrentdb', PLACEMENT_KURRENTDB_URL: 'http://127.0.0.1:2113' })).toThrow(
+      /^PLACEMENT_KURRENTDB_URL must be a KurrentDB connection string/,
+    );
+    expect(() => loadConfig({ PLACEMENT_EVENT_STORE: 'eventstore' })).toThrow(
+      new ConfigError('PLACEMENT_EVENT_STORE must be postgres or kurrentdb, not "eventstore"'),
+    );
+  });
+});

@@ -2,6 +2,7 @@ import type { CorsConfig } from './platform/cors.js';
 import { DEFAULT_TOKEN_CACHE_SIZE, KeystoneSettings } from './platform/auth/keystone-settings.js';
 import type { Check } from './platform/policy/check.js';
 import { PolicyFileError, readPolicyFile } from './platform/policy/policy-file.js';
+import { KURRENTDB_URL_PATTERN } from '../../../libs/event-store/src/kurrent/connection-string.js';
 
 /** Every setting the service reads, with its default; a bad value stops the start. */
 export interface AppConfig {
@@ -27,6 +28,24 @@ export interface AppConfig {
   readonly logLevel: LogLevel;
   /** How long SIGTERM waits for in-flight requests before cutting them. */
   readonly shutdownGraceSeconds: number;
+  /** Where the event log lives; the read models stay in PostgreSQL either way. */
+  readonly eventStore: EventStoreConfig;
+}
+
+export type EventStoreConfig = { readonly kind: 'postgres' } | { readonly kind: 'kurrentdb'; readonly url: string };
+
+function eventStore(env: NodeJS.ProcessEnv): EventStoreConfig {
+  const kind = env.PLACEMENT_EVENT_STORE || 'postgres';
+  if (kind === 'postgres') return { kind };
+  if (kind !== 'kurrentdb') throw new ConfigError(`PLACEMENT_EVENT_STORE must be postgres or kurrentdb, not "${kind}"`);
+  const url = env.PLACEMENT_KURRENTDB_URL;
+  if (!url) {
+    throw new ConfigError('PLACEMENT_EVENT_STORE=kurrentdb needs PLACEMENT_KURRENTDB_URL (for example kurrentdb://127.0.0.1:2113?tls=false)');
+  }
+  if (!KURRENTDB_URL_PATTERN.test(url)) {
+    throw new ConfigError('PLACEMENT_KURRENTDB_URL must be a KurrentDB connection string: kurrentdb://host:2113?tls=false or kurrentdb+discover://host:2113');
+  }
+  return { kind, url };
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -125,5 +144,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     dbPoolSize: int(env, 'PLACEMENT_DB_POOL_SIZE', 10, 1, 200),
     logLevel: logLevel(env),
     shutdownGraceSeconds: int(env, 'PLACEMENT_SHUTDOWN_GRACE_SECONDS', 10, 0, 3600),
+    eventStore: eventStore(env),
   };
 }

@@ -20,6 +20,7 @@ async function main(): Promise<void> {
     throw error;
   }
   logger.level = config.logLevel;
+  if (config.eventStore.kind === 'kurrentdb') await refuseKurrentDbForNow(config.eventStore.url);
   let embedded: EmbeddedDatabase | undefined;
   const databaseUrl = config.databaseUrl ?? (embedded = await startEmbeddedPostgres(config.dataDir, config.embeddedPort, log)).url;
   const running = await createApp(config, databaseUrl, logger);
@@ -37,6 +38,28 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+/**
+ * A server older than KurrentDB 25.1 would lose the atomicity of claims: stop with the check's
+ * message. A capable server still stops the start, since the projector that feeds the read
+ * models from KurrentDB's $all is not built yet and writing the log there without it would
+ * leave every read stale.
+ */
+async function refuseKurrentDbForNow(url: string): Promise<never> {
+  // Loaded only here: the KurrentDB client and its native module take half a second to load.
+  const { checkKurrentDbAtStartup } = await import('../../../libs/event-store/src/kurrent/startup-check.js');
+  try {
+    await checkKurrentDbAtStartup(url);
+  } catch (error) {
+    logger.fatal(`PLACEMENT_EVENT_STORE=kurrentdb: ${(error as Error).message}`);
+    process.exit(2);
+  }
+  logger.fatal(
+    'PLACEMENT_EVENT_STORE=kurrentdb: the server supports atomic multi-stream appends, but this build cannot serve ' +
+    'from KurrentDB yet (the projector feeding the read models from $all is not part of it); use PLACEMENT_EVENT_STORE=postgres',
+  );
+  process.exit(2);
 }
 
 main().catch((error) => {
