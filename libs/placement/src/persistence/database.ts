@@ -1,8 +1,10 @@
 import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { PostgresEventStore } from '../../../event-store/src/index.js';
-import { ALL_PROJECTIONS, MIGRATIONS, inlineProjector } from '../../../../projections/index.js';
+import { ALL_PROJECTIONS, inlineProjector } from '../../../../projections/index.js';
 import { seedStandardNames } from './standard-names.seed.js';
+import { READ_MODELS_SCHEMA, readModelDataSource, underSchemaLock } from './read-model-schema.js';
+import { seedProjectionCheckpoints } from '../../../../projections/runner/checkpoints.js';
 
 export interface Database {
   readonly dataSource: DataSource;
@@ -12,23 +14,21 @@ export interface Database {
 }
 
 /**
- * Opens the database: the log's tables, the read models' migrations (TypeORM), the built-in
- * names, and an event store whose appends run the projections in the same transaction.
+ * Opens the database: the log's tables, the read models' migrations (TypeORM) in their own
+ * schema, the built-in names, and an event store whose appends run the projections in the
+ * same transaction. The pool's search_path finds rm_* in read_models and es_* in public.
  */
 export async function openDatabase(url: string, poolSize = 10): Promise<Database> {
-  const dataSource = new DataSource({
-    type: 'postgres',
-    url,
-    migrations: MIGRATIONS,
-    migrationsTableName: 'rm_migrations',
-    extra: { max: poolSize },
+  const dataSource = readModelDataSource(url, READ_MODELS_SCHEMA, poolSize);
+  const pool = await underSchemaLock(url, async () => {
+    await dataSource.initialize();
+    const master = (dataSource.driver as unknown as { master: Pool }).master;
+    await dataSource.runMigrations({ transaction: 'all' });
+    await seedStandardNames(master);
+    await seedProjectionCheckpoints(master, ALL_PROJECTIONS);
+    return master;
   });
-  await dataSource.initialize();
-  const pool = (dataSource.driver as unknown as { master: Pool }).master;
   const eventStore = new PostgresEventStore(pool);
-  await eventStore.ensureSchema();
-  await dataSource.runMigrations({ transaction: 'all' });
-  await seedStandardNames(pool);
   eventStore.addInlineProjector(inlineProjector(ALL_PROJECTIONS));
   return { dataSource, pool, eventStore, close: () => dataSource.destroy() };
 }

@@ -1,0 +1,70 @@
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { EVENT_STORE_SCHEMA } from '../../../event-store/src/index.js';
+import { MIGRATIONS } from '../../../../projections/index.js';
+
+/**
+ * The read models live in a schema of their own, beside the log's es_* tables in public, so a
+ * rebuild can fill a fresh schema and swap it in by renaming, without touching the log.
+ */
+export const READ_MODELS_SCHEMA = 'read_models';
+
+/** Unqualified rm_* names resolve in `schema`, es_* names fall through to public: no query names a schema. */
+export const searchPathOption = (schema: string) => `-c search_path=${schema},public`;
+
+/** A data source whose migrations (and their rm_migrations table) live in `schema`. */
+export function readModelDataSource(url: string, schema: string, poolSize: number): DataSource {
+  return new DataSource({
+    type: 'postgres',
+    url,
+    schema,
+    migrations: MIGRATIONS,
+    migrationsTableName: 'rm_migrations',
+    extra: { max: poolSize, options: searchPathOption(schema) },
+  });
+}
+
+/** Held while the schemas change: by a starting server and by a rebuild's swap. */
+export const SCHEMA_LOCK = "hashtext('placement: read models schema')";
+
+/**
+ * Creates the log's tables in public and the read models' schema, then runs `work` (the
+ * migrations) under the same lock, so servers starting together take turns rather than race
+ * to create the same tables. A database written before the read models had their own schema
+ * keeps them in public: they are moved once. Runs on a connection with the default
+ * search_path, since the log's CREATE TABLE IF NOT EXISTS would otherwise create a second log
+ * in read_models.
+ */
+export async function underSchemaLock<T>(url: string, work: () => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: url, options: '-c search_path=public' });
+  await client.connect();
+  try {
+    await client.query(`SELECT pg_advisory_lock(${SCHEMA_LOCK})`);
+    await client.query(EVENT_STORE_SCHEMA);
+    await client.query(MOVE_LEGACY_READ_MODELS);
+    return await work();
+  } finally {
+    await client.query(`SELECT pg_advisory_unlock(${SCHEMA_LOCK})`).catch(() => undefined);
+    await client.end();
+  }
+}
+
+const MOVE_LEGACY_READ_MODELS = `
+DO $$
+DECLARE r record;
+BEGIN
+  CREATE SCHEMA IF NOT EXISTS ${READ_MODELS_SCHEMA};
+  IF EXISTS (SELECT 1 FROM pg_tables WHERE schemaname = '${READ_MODELS_SCHEMA}' AND tablename = 'rm_migrations') THEN
+    RETURN;
+  END IF;
+  -- A sequence owned by a column moves with its table; moving it alone is refused.
+  FOR r IN
+    SELECT c.relname, c.relkind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+    WHERE n.nspname = 'public' AND c.relname LIKE 'rm\\_%' AND c.relkind IN ('r', 'p', 'S', 'v', 'm')
+      AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = c.oid AND d.classid = 'pg_class'::regclass AND d.deptype IN ('a', 'i'))
+  LOOP
+    EXECUTE format('ALTER %s public.%I SET SCHEMA ${READ_MODELS_SCHEMA}',
+      CASE r.relkind WHEN 'S' THEN 'SEQUENCE' WHEN 'v' THEN 'VIEW' WHEN 'm' THEN 'MATERIALIZED VIEW' ELSE 'TABLE' END, r.relname);
+  END LOOP;
+END $$;
+`;

@@ -1,0 +1,23 @@
+import type { LogPosition, SqlClient } from '../../libs/event-store/src/index.js';
+import { Projection } from './projection.js';
+
+/** Every projection has its row from the start, so moving a checkpoint is a plain UPDATE. */
+export async function seedProjectionCheckpoints(db: SqlClient, projections: readonly Projection[]): Promise<void> {
+  await db.query('INSERT INTO rm_projection_checkpoints (projection) SELECT unnest($1::text[]) ON CONFLICT (projection) DO NOTHING',
+    [projections.map((projection) => projection.name)]);
+}
+
+/**
+ * Moves the checkpoints of `names` forward to `position`, never back. Rows another append holds
+ * are skipped rather than waited for: a hot row every append must lock would queue all commits
+ * behind each other, and the next append moves the checkpoint past both anyway.
+ */
+export async function advanceCheckpoints(tx: SqlClient, names: readonly string[], position: LogPosition): Promise<void> {
+  await tx.query(
+    `UPDATE rm_projection_checkpoints SET commit_xid = $1::text::xid8, position = $2, updated_at = now()
+     WHERE projection IN (
+       SELECT projection FROM rm_projection_checkpoints
+       WHERE projection = ANY($3::text[]) AND (commit_xid, position) < ($1::text::xid8, $2::bigint)
+       FOR UPDATE SKIP LOCKED)`,
+    [position.commit.toString(), position.prepare.toString(), names]);
+}
