@@ -20,6 +20,8 @@ export interface RequestOptions {
 
 export interface TestApp {
   readonly baseUrl: string;
+  /** The test's own database, for tools that connect themselves (the admin CLI). */
+  readonly databaseUrl: string;
   readonly running: RunningApp;
   request(method: string, path: string, options?: RequestOptions): Promise<Reply>;
   close(): Promise<void>;
@@ -38,6 +40,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   const baseUrl = `http://127.0.0.1:${address.port}`;
   return {
     baseUrl,
+    databaseUrl: db.url,
     running,
     async request(method, path, options = {}) {
       const headers: Record<string, string> = { accept: 'application/json', ...options.headers };

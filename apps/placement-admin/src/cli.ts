@@ -1,0 +1,107 @@
+import { Pool } from 'pg';
+import { openDatabase } from '../../../libs/placement/src/persistence/database.js';
+import { READ_MODELS_SCHEMA, searchPathOption } from '../../../libs/placement/src/persistence/read-model-schema.js';
+import { AdminEvent, Reporter } from '../../../libs/placement/src/rebuild/admin-events.js';
+import { formatCount, formatDuration } from '../../../libs/placement/src/rebuild/progress.js';
+import { rebuildReadModels } from '../../../libs/placement/src/rebuild/rebuild.js';
+import { readStatus } from '../../../libs/placement/src/rebuild/status.js';
+import { verifyReadModels } from '../../../libs/placement/src/rebuild/verify.js';
+import { formatEvent, formatStatus, formatTableDiff } from './format.js';
+
+export const EXIT = { ok: 0, drift: 1, usage: 2, failed: 3 } as const;
+
+export interface AdminIo {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+const USAGE = `usage: placement-admin <command> [options]   (reads DATABASE_URL)
+
+commands:
+  status              the log's head and each projection's checkpoint and lag
+  verify [--sql]      replay the log and compare it with the live read models, row by row;
+                      exits 1 when they drift apart
+  rebuild [--sql]     rebuild every read model from the log into a new schema and swap it in
+                      while the API keeps serving; appends pause only for the swap
+options:
+  --sql               replay through the projections' SQL instead of in memory (slower)
+  --json              status and verify: print the result as JSON`;
+
+/** The whole CLI, minus process wiring: returns the exit code. */
+export async function runAdmin(argv: readonly string[], env: NodeJS.ProcessEnv, io: AdminIo, observe?: Reporter): Promise<number> {
+  const [command, ...rest] = argv;
+  const flags = new Set(rest);
+  const unknown = rest.filter((flag) => !['--sql', '--json'].includes(flag));
+  if (!command || command === '--help' || command === 'help') {
+    io.out(USAGE);
+    return command ? EXIT.ok : EXIT.usage;
+  }
+  if (!['status', 'verify', 'rebuild'].includes(command) || unknown.length > 0) {
+    io.err(unknown.length > 0 ? `unknown option ${unknown[0]}` : `unknown command ${command}`);
+    io.err(USAGE);
+    return EXIT.usage;
+  }
+  const url = env.DATABASE_URL;
+  if (!url) {
+    io.err('DATABASE_URL is not set (the embedded database of `npm start` is postgres://placement:placement@127.0.0.1:54329/placement)');
+    return EXIT.usage;
+  }
+  const report: Reporter = async (event: AdminEvent) => {
+    io.out(`${command}: ${formatEvent(event)}`);
+    await observe?.(event);
+  };
+  try {
+    if (command === 'status') return await status(url, io, flags.has('--json'));
+    if (command === 'verify') return await verify(url, io, report, flags.has('--sql'), flags.has('--json'));
+    return await rebuild(url, io, report, flags.has('--sql'));
+  } catch (error) {
+    io.err(`${command} failed: ${error instanceof Error ? error.message : String(error)}`);
+    return EXIT.failed;
+  }
+}
+
+/** Read-only: no migrations run, so it also describes a database the server has not started on. */
+async function status(url: string, io: AdminIo, json: boolean): Promise<number> {
+  const pool = new Pool({ connectionString: url, max: 2, options: searchPathOption(READ_MODELS_SCHEMA) });
+  try {
+    const result = await readStatus(pool);
+    if (json) io.out(JSON.stringify(result, null, 2));
+    else for (const line of formatStatus(result)) io.out(line);
+    return EXIT.ok;
+  } finally {
+    await pool.end();
+  }
+}
+
+async function verify(url: string, io: AdminIo, report: Reporter, sql: boolean, json: boolean): Promise<number> {
+  const database = await openDatabase(url, 4);
+  try {
+    const result = await verifyReadModels(database.pool, url, { report: json ? undefined : report, sql });
+    if (json) {
+      io.out(JSON.stringify(result, null, 2));
+    } else {
+      for (const table of result.tables) for (const line of formatTableDiff(table)) io.out(line);
+      for (const table of result.unchecked) io.out(`${table}: not checked (no replay accounts for it)`);
+      const drifted = result.tables.filter((t) => t.missing.length + t.extra.length + t.different.length > 0).length;
+      io.out(result.drift
+        ? `verify: DRIFT in ${drifted} of ${result.tables.length} tables (${formatCount(result.events)} events replayed in ${formatDuration(result.seconds)})`
+        : `verify: the read models match the log (${formatCount(result.events)} events, ${result.tables.length} tables, ${formatDuration(result.seconds)})`);
+    }
+    return result.drift ? EXIT.drift : EXIT.ok;
+  } finally {
+    await database.close();
+  }
+}
+
+async function rebuild(url: string, io: AdminIo, report: Reporter, sql: boolean): Promise<number> {
+  const database = await openDatabase(url, 4);
+  try {
+    const result = await rebuildReadModels(database.pool, url, { report, sql });
+    io.out(`rebuild: done: ${formatCount(result.events)} events in ${formatDuration(result.seconds)} `
+      + `(${formatCount(result.eventsPerSecond)} events/s, ${result.mode} replay); ${formatCount(result.caughtUp)} events caught up; `
+      + `appends waited ${result.lockedMs.toFixed(0)} ms`);
+    return EXIT.ok;
+  } finally {
+    await database.close();
+  }
+}

@@ -1,0 +1,87 @@
+import type { PoolClient } from 'pg';
+import type { EventMetadata, RecordedEvent } from '../../../../event-store/src/index.js';
+import type { ReplayEvent } from '../memory/read-model-memory.js';
+
+/** An event as the replays read it; positions stay strings until a SQL projection needs them. */
+export interface LogEvent extends ReplayEvent {
+  readonly commit: string;
+  readonly position: string;
+  readonly revision: number;
+  readonly metadata: EventMetadata;
+}
+
+const COLUMNS = (metadata: boolean) =>
+  `transaction_id::text, position, stream_id, revision, type, data, ${metadata ? 'metadata' : 'NULL'}, recorded_at`;
+const NO_METADATA: EventMetadata = Object.freeze({});
+
+function toLogEvent(row: unknown[]): LogEvent {
+  return {
+    commit: row[0] as string, position: row[1] as string, stream: row[2] as string, revision: Number(row[3]),
+    type: row[4] as string, data: row[5], metadata: (row[6] as EventMetadata | null) ?? NO_METADATA, recordedAt: row[7] as Date,
+  };
+}
+
+export function toRecordedEvent(event: LogEvent): RecordedEvent {
+  return {
+    stream: event.stream, revision: event.revision, type: event.type, data: event.data, metadata: event.metadata,
+    position: { commit: BigInt(event.commit), prepare: BigInt(event.position) }, recordedAt: event.recordedAt,
+  };
+}
+
+/**
+ * The log as one REPEATABLE READ snapshot sees it: every event it holds is committed, and the
+ * live read models read in the same transaction show exactly those events' effects.
+ */
+export class LogSnapshot {
+  private constructor(readonly client: PoolClient, readonly snapshot: string, readonly total: number) {}
+
+  static async open(client: PoolClient): Promise<LogSnapshot> {
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    const { rows } = await client.query('SELECT pg_current_snapshot()::text AS snapshot, (SELECT count(*) FROM es_events) AS total');
+    return new LogSnapshot(client, rows[0].snapshot, Number(rows[0].total));
+  }
+
+  /** The whole log in the store's global order, in batches; the next batch is fetched while one is applied. */
+  async *batches(size: number, withMetadata: boolean): AsyncGenerator<LogEvent[]> {
+    await this.client.query(
+      `DECLARE replay NO SCROLL CURSOR FOR SELECT ${COLUMNS(withMetadata)} FROM es_events ORDER BY transaction_id, position`);
+    const fetch = () => this.client.query<unknown[]>({ text: `FETCH ${size} FROM replay`, rowMode: 'array' })
+      .then((result) => result.rows.map(toLogEvent));
+    let pending = fetch();
+    try {
+      for (;;) {
+        const batch = await pending;
+        if (batch.length === 0) break;
+        pending = fetch();
+        yield batch;
+      }
+    } finally {
+      await pending.catch(() => undefined);
+      await this.client.query('CLOSE replay');
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.client.query('COMMIT');
+  }
+}
+
+/**
+ * Events the snapshot did not see, as this transaction sees the log: what was committed since,
+ * including transactions that were still in flight when the snapshot was taken.
+ */
+export async function readEventsNotIn(client: PoolClient, snapshot: string): Promise<LogEvent[]> {
+  const { rows } = await client.query<unknown[]>({
+    text: `SELECT ${COLUMNS(true)} FROM es_events
+           WHERE transaction_id >= pg_snapshot_xmin($1::pg_snapshot) AND NOT pg_visible_in_snapshot(transaction_id, $1::pg_snapshot)
+           ORDER BY transaction_id, position`,
+    values: [snapshot],
+    rowMode: 'array',
+  });
+  return rows.map(toLogEvent);
+}
+
+/** The transaction's own snapshot (REPEATABLE READ) or the statement's (READ COMMITTED). */
+export async function currentSnapshot(client: PoolClient): Promise<string> {
+  return (await client.query('SELECT pg_current_snapshot()::text AS snapshot')).rows[0].snapshot;
+}

@@ -1,0 +1,88 @@
+import type { Projection } from '../../../../../projections/runner/projection.js';
+import { UsageOverTimeMemory } from '../../../../../projections/usage-over-time/usage-over-time.memory.js';
+import { replayAllocationEvent } from './allocation-replay.js';
+import { replayProviderEvent } from './provider-replay.js';
+import { replayResourceClassEvent, replayTraitEvent } from './name-replay.js';
+import { ReadModelMemory, ReplayEvent } from './read-model-memory.js';
+import { memorySequences, memoryTables, SequenceValue, TableRows } from './table-rows.js';
+
+/** A kind of in-memory state; the replays of one kind share one instance (claims move provider rows). */
+export interface MemoryKind<S> {
+  readonly key: string;
+  create(): S;
+  tables(state: S): TableRows[];
+  sequences?(state: S): SequenceValue[];
+}
+
+/** The in-memory twin of one SQL projection, for the same event types. */
+export interface MemoryReplay<S = any> {
+  readonly projection: string;
+  readonly handles: readonly string[];
+  readonly kind: MemoryKind<S>;
+  apply(state: S, event: ReplayEvent): void;
+}
+
+const CORE: MemoryKind<ReadModelMemory> = { key: 'core', create: () => new ReadModelMemory(), tables: memoryTables, sequences: memorySequences };
+const USAGE: MemoryKind<UsageOverTimeMemory> = { key: 'usage-over-time', create: () => new UsageOverTimeMemory(), tables: (state) => [...state.tables()] };
+
+export const MEMORY_REPLAYS: readonly MemoryReplay[] = [
+  { projection: 'providers', handles: ['ResourceProviderCreated', 'ResourceProviderUpdated', 'ResourceProviderDeleted', 'InventoriesSet', 'TraitsSet', 'AggregatesSet'], kind: CORE, apply: replayProviderEvent },
+  { projection: 'resource-classes', handles: ['ResourceClassCreated', 'ResourceClassRenamed', 'ResourceClassDeleted'], kind: CORE, apply: replayResourceClassEvent },
+  { projection: 'traits', handles: ['TraitCreated', 'TraitDeleted'], kind: CORE, apply: replayTraitEvent },
+  { projection: 'allocations', handles: ['ConsumerAllocationsReplaced', 'ConsumerRemoved', 'ProviderAllocationsChanged'], kind: CORE, apply: replayAllocationEvent },
+  { projection: 'usage-over-time', handles: new UsageOverTimeMemory().handles, kind: USAGE, apply: (state: UsageOverTimeMemory, event) => state.apply(event) },
+];
+
+/** The twins of a set of projections, applied in the projections' order as the inline projector does. */
+export class MemoryReplaySet {
+  private readonly states = new Map<MemoryKind<unknown>, unknown>();
+  private readonly byType = new Map<string, { apply(event: ReplayEvent): void }[]>();
+
+  constructor(replays: readonly MemoryReplay[]) {
+    for (const replay of replays) {
+      if (!this.states.has(replay.kind)) this.states.set(replay.kind, replay.kind.create());
+      const state = this.states.get(replay.kind);
+      const bound = { apply: (event: ReplayEvent) => replay.apply(state, event) };
+      for (const type of replay.handles) this.byType.set(type, [...(this.byType.get(type) ?? []), bound]);
+    }
+  }
+
+  apply(event: ReplayEvent): void {
+    const twins = this.byType.get(event.type);
+    if (twins) for (const twin of twins) twin.apply(event);
+  }
+
+  tables(): TableRows[] {
+    return [...this.states].flatMap(([kind, state]) => kind.tables(state));
+  }
+
+  sequences(): SequenceValue[] {
+    return [...this.states].flatMap(([kind, state]) => kind.sequences?.(state) ?? []);
+  }
+}
+
+export type MemoryPlan =
+  | { readonly kind: 'memory'; create(): MemoryReplaySet }
+  | { readonly kind: 'sql'; readonly reason: string };
+
+/**
+ * Memory replay only when every projection has a twin handling exactly its event types;
+ * otherwise the projections' own SQL is replayed, slower but right for any projection.
+ */
+export function planMemoryReplay(projections: readonly Projection[], replays: readonly MemoryReplay[] = MEMORY_REPLAYS): MemoryPlan {
+  const byName = new Map(replays.map((replay) => [replay.projection, replay]));
+  const uncovered = projections.filter((projection) => {
+    const twin = byName.get(projection.name);
+    return !twin || !sameSet(twin.handles, projection.handles);
+  });
+  if (uncovered.length > 0) {
+    return { kind: 'sql', reason: `no in-memory replay for projection(s) ${uncovered.map((p) => p.name).join(', ')}` };
+  }
+  const twins = projections.map((projection) => byName.get(projection.name)!);
+  return { kind: 'memory', create: () => new MemoryReplaySet(twins) };
+}
+
+function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  const set = new Set(a);
+  return set.size === new Set(b).size && b.every((x) => set.has(x));
+}

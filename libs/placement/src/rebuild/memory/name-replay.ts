@@ -1,0 +1,34 @@
+import { ReadModelMemory, ReplayEvent } from './read-model-memory.js';
+
+/** projections/resource-classes in memory: a rename keeps the id; ids are spent as nextval spends them. */
+export function replayResourceClassEvent(memory: ReadModelMemory, event: ReplayEvent): void {
+  const data = event.data;
+  switch (event.type) {
+    case 'ResourceClassCreated': {
+      if (data.renamed_from) return;
+      const id = memory.nextClassId++;
+      if (!memory.customClasses.has(data.name)) memory.customClasses.set(data.name, { id, createdAt: event.recordedAt, updatedAt: null });
+      return;
+    }
+    case 'ResourceClassRenamed': {
+      const row = memory.customClasses.get(data.name);
+      if (!row || memory.customClasses.has(data.to)) return;
+      memory.customClasses.delete(data.name);
+      memory.customClasses.set(data.to, { ...row, updatedAt: event.recordedAt });
+      return;
+    }
+    case 'ResourceClassDeleted':
+      memory.customClasses.delete(data.name);
+      return;
+  }
+}
+
+/** projections/traits in memory. */
+export function replayTraitEvent(memory: ReadModelMemory, event: ReplayEvent): void {
+  const name: string = event.data.name;
+  if (event.type === 'TraitCreated') {
+    if (!memory.customTraits.has(name)) memory.customTraits.set(name, event.recordedAt);
+  } else if (event.type === 'TraitDeleted') {
+    memory.customTraits.delete(name);
+  }
+}

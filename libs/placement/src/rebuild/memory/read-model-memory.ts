@@ -1,0 +1,82 @@
+import { FIRST_CUSTOM_RESOURCE_CLASS_ID } from '../../../../domain/src/index.js';
+
+/** The slice of a log event the in-memory replays read. */
+export interface ReplayEvent {
+  readonly stream: string;
+  readonly revision: number;
+  readonly type: string;
+  readonly data: any;
+  readonly recordedAt: Date;
+}
+
+export interface ProviderRow {
+  readonly uuid: string;
+  name: string;
+  generation: number;
+  parent: string | null;
+  root: string;
+  readonly createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface InventoryRow {
+  readonly total: number;
+  readonly reserved: number;
+  readonly min_unit: number;
+  readonly max_unit: number;
+  readonly step_size: number;
+  readonly allocation_ratio: number;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}
+
+export interface ConsumerRow {
+  readonly projectId: string;
+  readonly userId: string;
+  readonly consumerType: string | null;
+  readonly generation: number;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}
+
+/** Rows of one consumer: every row of a write shares the write's time. */
+export interface ConsumerHoldings {
+  readonly allocations: Readonly<Record<string, Readonly<Record<string, number>>>>;
+  readonly at: Date;
+}
+
+export interface CustomClassRow {
+  readonly id: number;
+  readonly createdAt: Date;
+  readonly updatedAt: Date | null;
+}
+
+/**
+ * Every rm_* table as maps, filled by the replays in memory/ exactly as the SQL projections
+ * fill the tables, so a rebuild writes the final rows once instead of replaying SQL per event.
+ */
+export class ReadModelMemory {
+  readonly providers = new Map<string, ProviderRow>();
+  /** parent uuid -> children, as the rows' parent_provider_uuid say; for re-rooting a subtree. */
+  readonly children = new Map<string, Set<string>>();
+  readonly inventories = new Map<string, Map<string, InventoryRow>>();
+  readonly providerTraits = new Map<string, readonly string[]>();
+  readonly providerAggregates = new Map<string, readonly string[]>();
+  readonly customClasses = new Map<string, CustomClassRow>();
+  /** rm_custom_resource_class_ids: nextval is spent even when the insert then conflicts. */
+  nextClassId = FIRST_CUSTOM_RESOURCE_CLASS_ID;
+  readonly customTraits = new Map<string, Date>();
+  readonly consumers = new Map<string, ConsumerRow>();
+  readonly holdings = new Map<string, ConsumerHoldings>();
+
+  link(parent: string | null, child: string): void {
+    if (parent === null) return;
+    let set = this.children.get(parent);
+    if (!set) this.children.set(parent, (set = new Set()));
+    set.add(child);
+  }
+
+  unlink(parent: string | null, child: string): void {
+    if (parent !== null) this.children.get(parent)?.delete(child);
+  }
+}

@@ -1,0 +1,123 @@
+import type { Pool, PoolClient } from 'pg';
+import { ALL_PROJECTIONS, inlineProjector, Projection } from '../../../../projections/index.js';
+import { READ_MODELS_SCHEMA } from '../persistence/read-model-schema.js';
+import { Reporter, silent } from './admin-events.js';
+import { LogSnapshot } from './log/log-snapshot.js';
+import { MemoryReplaySet } from './memory/memory-replays.js';
+import { eventsPerSecond } from './progress.js';
+import { replayIntoMemory, ReplayOutcome, replayThroughSql } from './replay.js';
+import { bulkInsert, restoreSequence } from './schema/bulk-writer.js';
+import { dropSchema, NEXT_SCHEMA, RETIRED_SCHEMA, tableShapes } from './schema/schema-admin.js';
+import { catchUp, refuseStrangers, swapIn } from './swap.js';
+import { planReplay, prepareTargetSchema } from './target-schema.js';
+
+export interface RebuildOptions {
+  readonly report?: Reporter;
+  /** Replay the projections' SQL even where the in-memory replay could serve. */
+  readonly sql?: boolean;
+  readonly projections?: readonly Projection[];
+}
+
+export interface RebuildResult {
+  readonly mode: 'memory' | 'sql';
+  /** Events replayed from the snapshot, and how fast (reading, applying and writing the rows). */
+  readonly events: number;
+  readonly seconds: number;
+  readonly eventsPerSecond: number;
+  /** Events committed while the rebuild ran, applied before and during the swap. */
+  readonly caughtUp: number;
+  /** How long appends waited for the swap. */
+  readonly lockedMs: number;
+}
+
+export class RebuildRefused extends Error {}
+
+export const REBUILD_LOCK = "hashtext('placement: rebuild')";
+
+/**
+ * Rebuilds every read model from the log into a new schema and swaps it in. Reads go on
+ * against the old tables all along; appends pause only while the last events are applied and
+ * the schemas are renamed, in one short transaction.
+ */
+export async function rebuildReadModels(pool: Pool, url: string, options: RebuildOptions = {}): Promise<RebuildResult> {
+  const report = options.report ?? silent;
+  const projections = options.projections ?? ALL_PROJECTIONS;
+  const guard = await pool.connect();
+  try {
+    const { rows } = await guard.query(`SELECT pg_try_advisory_lock(${REBUILD_LOCK}) AS ok`);
+    if (!rows[0].ok) throw new RebuildRefused('another rebuild is running on this database');
+    await dropSchema(guard, RETIRED_SCHEMA);
+    await report({ kind: 'step', message: `creating ${NEXT_SCHEMA} from the migrations` });
+    await prepareTargetSchema(pool, url, NEXT_SCHEMA, READ_MODELS_SCHEMA, projections);
+    await refuseStrangers(pool, NEXT_SCHEMA);
+    const plan = planReplay(projections, await tableShapes(pool, NEXT_SCHEMA), options.sql === true);
+    if (plan.kind === 'sql') await report({ kind: 'step', message: `replaying through the projections' SQL: ${plan.reason}` });
+    const started = performance.now();
+    const { outcome, snapshot } = await withClients(pool, async (reader, writer) => {
+      const log = await LogSnapshot.open(reader);
+      await report({ kind: 'step', message: `replaying ${log.total} events of snapshot ${log.snapshot}` });
+      let outcome: ReplayOutcome;
+      if (plan.kind === 'memory') {
+        const replayed = await replayIntoMemory(log, plan, report);
+        outcome = replayed.outcome;
+        await log.close();
+        await writeMemory(writer, replayed.memory, report);
+      } else {
+        outcome = await replayThroughSql(log, writer, NEXT_SCHEMA, inlineProjector(projections), report);
+        await log.close();
+      }
+      return { outcome, snapshot: log.snapshot };
+    });
+    const seconds = (performance.now() - started) / 1000;
+    const projector = inlineProjector(projections);
+    const caught = await catchUp(pool, NEXT_SCHEMA, snapshot, projector, report);
+    const swap = await swapIn(pool, NEXT_SCHEMA, caught.snapshot, projector, projections, { events: outcome.events, seconds }, report);
+    await report({ kind: 'step', message: `dropping the replaced read models` });
+    await dropSchema(guard, RETIRED_SCHEMA);
+    return {
+      mode: plan.kind, events: outcome.events, seconds, eventsPerSecond: eventsPerSecond(outcome.events, seconds),
+      caughtUp: caught.events + swap.events, lockedMs: swap.lockedMs,
+    };
+  } catch (error) {
+    if (!(error instanceof RebuildRefused)) await dropSchema(guard, NEXT_SCHEMA).catch(() => undefined);
+    throw error;
+  } finally {
+    await guard.query(`SELECT pg_advisory_unlock(${REBUILD_LOCK})`).catch(() => undefined);
+    guard.release();
+  }
+}
+
+/** The final rows, one transaction, before any reader can see the schema. */
+async function writeMemory(writer: PoolClient, memory: MemoryReplaySet, report: Reporter) {
+  const shapes = new Map((await tableShapes(writer, NEXT_SCHEMA)).map((shape) => [shape.table, shape]));
+  await writer.query('BEGIN');
+  try {
+    for (const table of memory.tables()) {
+      const started = performance.now();
+      await bulkInsert(writer, NEXT_SCHEMA, shapes.get(table.table)!, table);
+      await report({ kind: 'written', table: table.table, rows: table.rows.length, seconds: (performance.now() - started) / 1000 });
+    }
+    for (const sequence of memory.sequences()) await restoreSequence(writer, NEXT_SCHEMA, sequence);
+    await writer.query('COMMIT');
+  } catch (error) {
+    await writer.query('ROLLBACK');
+    throw error;
+  }
+}
+
+async function withClients<T>(pool: Pool, work: (a: PoolClient, b: PoolClient) => Promise<T>): Promise<T> {
+  const a = await pool.connect();
+  try {
+    const b = await pool.connect();
+    try {
+      return await work(a, b);
+    } finally {
+      b.release();
+    }
+  } catch (error) {
+    await a.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    a.release();
+  }
+}

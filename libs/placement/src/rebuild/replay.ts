@@ -1,0 +1,70 @@
+import type { PoolClient } from 'pg';
+import type { InlineProjector } from '../../../event-store/src/index.js';
+import type { Reporter } from './admin-events.js';
+import { LogEvent, LogSnapshot, toRecordedEvent } from './log/log-snapshot.js';
+import { MemoryPlan, MemoryReplaySet } from './memory/memory-replays.js';
+import { ReplayProgress, Throttle } from './progress.js';
+import { quoteIdent } from './schema/schema-admin.js';
+
+export const BATCH_EVENTS = 20_000;
+const SQL_BATCH_EVENTS = 1_000;
+
+export interface ReplayOutcome {
+  readonly events: number;
+  readonly seconds: number;
+  readonly last: { readonly commit: string; readonly position: string } | null;
+}
+
+/** Runs a batch loop with progress reports (at most one a second, and a final one). */
+async function replayLoop(
+  snapshot: LogSnapshot, size: number, withMetadata: boolean, report: Reporter,
+  apply: (batch: LogEvent[]) => void | Promise<void>,
+): Promise<ReplayOutcome> {
+  const started = performance.now();
+  const throttle = new Throttle(1000);
+  let events = 0;
+  let last: LogEvent | null = null;
+  const progress = (): ReplayProgress => ({ done: events, total: snapshot.total, seconds: (performance.now() - started) / 1000, position: last?.position ?? null });
+  for await (const batch of snapshot.batches(size, withMetadata)) {
+    await apply(batch);
+    events += batch.length;
+    last = batch[batch.length - 1];
+    if (throttle.due()) await report({ kind: 'replay', progress: progress(), final: false });
+  }
+  const done = progress();
+  await report({ kind: 'replay', progress: done, final: true });
+  return { events, seconds: done.seconds, last: last && { commit: last.commit, position: last.position } };
+}
+
+/** The fast way: the log into plain maps, to be written once at the end. */
+export async function replayIntoMemory(
+  snapshot: LogSnapshot, plan: Extract<MemoryPlan, { kind: 'memory' }>, report: Reporter,
+): Promise<{ memory: MemoryReplaySet; outcome: ReplayOutcome }> {
+  const memory = plan.create();
+  const outcome = await replayLoop(snapshot, BATCH_EVENTS, false, report, (batch) => {
+    for (const event of batch) memory.apply(event);
+  });
+  return { memory, outcome };
+}
+
+/** The general way: each projection's own SQL, a transaction per batch, into `schema`. */
+export async function replayThroughSql(
+  snapshot: LogSnapshot, writer: PoolClient, schema: string, projector: InlineProjector, report: Reporter,
+): Promise<ReplayOutcome> {
+  return replayLoop(snapshot, SQL_BATCH_EVENTS, true, report, async (batch) => {
+    await writer.query('BEGIN');
+    try {
+      await applyWithSql(writer, schema, projector, batch);
+      await writer.query('COMMIT');
+    } catch (error) {
+      await writer.query('ROLLBACK');
+      throw error;
+    }
+  });
+}
+
+/** Inside the caller's transaction: the projections' unqualified names resolve in `schema`. */
+export async function applyWithSql(client: PoolClient, schema: string, projector: InlineProjector, events: readonly LogEvent[]): Promise<void> {
+  await client.query(`SET LOCAL search_path = ${quoteIdent(schema)}, public`);
+  if (events.length > 0) await projector(client, events.map(toRecordedEvent));
+}

@@ -1,0 +1,95 @@
+import type { Pool } from 'pg';
+import { ALL_PROJECTIONS, MIGRATIONS, Projection } from '../../../../projections/index.js';
+import { READ_MODELS_SCHEMA } from '../persistence/read-model-schema.js';
+import { REBUILD_LOCK } from './rebuild.js';
+
+export interface LogStatus {
+  readonly events: number;
+  /** The newest committed event (global order), or null for an empty log. */
+  readonly head: { readonly commit: string; readonly position: string } | null;
+  /** Transactions below this id have all finished: readers in the global order see up to here. */
+  readonly readableBelow: string;
+}
+
+export interface ProjectionStatus {
+  readonly name: string;
+  /** inline: applied in the append's own transaction. */
+  readonly mode: 'inline';
+  readonly checkpoint: { readonly commit: string; readonly position: string } | null;
+  /** Committed events after the checkpoint. */
+  readonly lag: number;
+  readonly updatedAt: Date | null;
+  readonly rebuiltAt: Date | null;
+  readonly rebuiltEvents: number | null;
+  readonly rebuildSeconds: number | null;
+}
+
+export interface Status {
+  readonly log: LogStatus;
+  readonly projections: readonly ProjectionStatus[];
+  readonly schemaReady: boolean;
+  readonly pendingMigrations: readonly string[];
+  readonly rebuildRunning: boolean;
+  /** Schemas an interrupted rebuild or verify left behind (the next rebuild drops its own). */
+  readonly leftovers: readonly string[];
+}
+
+/** Read-only: what the log holds and how far each projection has applied it. */
+export async function readStatus(pool: Pool, projections: readonly Projection[] = ALL_PROJECTIONS): Promise<Status> {
+  const log = await readLog(pool);
+  const schemas = (await pool.query<{ nspname: string }>(
+    `SELECT nspname FROM pg_namespace WHERE nspname = $1 OR nspname LIKE 'read\\_models\\_%' ORDER BY 1`, [READ_MODELS_SCHEMA])).rows.map((r) => r.nspname);
+  const rebuildRunning = (await pool.query(
+    `SELECT EXISTS (SELECT 1 FROM pg_locks l, (SELECT ${REBUILD_LOCK}::bigint AS k) h
+       WHERE l.locktype = 'advisory' AND l.objsubid = 1 AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+         AND l.classid::bigint = ((h.k >> 32) & 4294967295) AND l.objid::bigint = (h.k & 4294967295)) AS running`)).rows[0].running;
+  const leftovers = schemas.filter((name) => name !== READ_MODELS_SCHEMA);
+  const schemaReady = schemas.includes(READ_MODELS_SCHEMA) && await hasTable(pool, 'rm_projection_checkpoints');
+  if (!schemaReady) {
+    return { log, projections: [], schemaReady, pendingMigrations: MIGRATIONS.map((m) => m.name), rebuildRunning, leftovers };
+  }
+  const applied = new Set((await pool.query<{ name: string }>(`SELECT name FROM ${READ_MODELS_SCHEMA}.rm_migrations`)).rows.map((r) => r.name));
+  const { rows } = await pool.query(
+    `SELECT c.projection, c.commit_xid::text AS commit, c.position::text AS position, c.updated_at, c.rebuilt_at,
+            c.rebuilt_events, c.rebuild_seconds,
+            (SELECT count(*) FROM es_events e WHERE (e.transaction_id, e.position) > (c.commit_xid, c.position)) AS lag
+     FROM ${READ_MODELS_SCHEMA}.rm_projection_checkpoints c WHERE c.projection = ANY($1::text[])`,
+    [projections.map((p) => p.name)]);
+  const byName = new Map(rows.map((row) => [row.projection as string, row]));
+  return {
+    log,
+    schemaReady,
+    pendingMigrations: MIGRATIONS.map((m) => m.name).filter((name) => !applied.has(name)),
+    rebuildRunning,
+    leftovers,
+    projections: projections.map((projection) => {
+      const row = byName.get(projection.name);
+      return {
+        name: projection.name,
+        mode: 'inline',
+        checkpoint: row && row.commit !== '0' ? { commit: row.commit, position: row.position } : null,
+        lag: row ? Number(row.lag) : log.events,
+        updatedAt: row?.updated_at ?? null,
+        rebuiltAt: row?.rebuilt_at ?? null,
+        rebuiltEvents: row?.rebuilt_events === null || row?.rebuilt_events === undefined ? null : Number(row.rebuilt_events),
+        rebuildSeconds: row?.rebuild_seconds ?? null,
+      };
+    }),
+  };
+}
+
+async function readLog(pool: Pool): Promise<LogStatus> {
+  const { rows } = await pool.query(
+    `SELECT (SELECT count(*) FROM es_events) AS events, pg_snapshot_xmin(pg_current_snapshot())::text AS readable,
+            h.commit, h.position
+     FROM (SELECT NULL) AS one LEFT JOIN (
+       SELECT transaction_id::text AS commit, position::text AS position FROM es_events
+       ORDER BY transaction_id DESC, position DESC LIMIT 1) h ON true`);
+  const row = rows[0];
+  return { events: Number(row.events), head: row.commit ? { commit: row.commit, position: row.position } : null, readableBelow: row.readable };
+}
+
+async function hasTable(pool: Pool, table: string): Promise<boolean> {
+  const { rows } = await pool.query('SELECT to_regclass($1) IS NOT NULL AS found', [`${READ_MODELS_SCHEMA}.${table}`]);
+  return rows[0].found;
+}

@@ -1,0 +1,121 @@
+import type { Pool, PoolClient } from 'pg';
+import type { InlineProjector } from '../../../event-store/src/index.js';
+import type { Projection } from '../../../../projections/runner/projection.js';
+import { READ_MODELS_SCHEMA } from '../persistence/read-model-schema.js';
+import { Reporter } from './admin-events.js';
+import { currentSnapshot, readEventsNotIn } from './log/log-snapshot.js';
+import { applyWithSql } from './replay.js';
+import { listRelations, qualified, quoteIdent, RETIRED_SCHEMA } from './schema/schema-admin.js';
+
+/** Below this many new events a catch-up round is short enough to run with appends paused. */
+const SMALL_ENOUGH = 500;
+const MAX_ROUNDS = 5;
+const LOCK_TIMEOUT = '2s';
+const LOCK_ATTEMPTS = 10;
+const LOCK_NOT_AVAILABLE = '55P03';
+
+/**
+ * Applies what was committed since `snapshot`, with appends running, until little is left: the
+ * swap then holds appends back only for that little.
+ */
+export async function catchUp(pool: Pool, schema: string, snapshot: string, projector: InlineProjector, report: Reporter) {
+  const client = await pool.connect();
+  let current = snapshot;
+  let total = 0;
+  try {
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      const started = performance.now();
+      const events = await inTransaction(client, 'BEGIN ISOLATION LEVEL REPEATABLE READ', async () => {
+        const next = await currentSnapshot(client);
+        const found = await readEventsNotIn(client, current);
+        await applyWithSql(client, schema, projector, found);
+        current = next;
+        return found.length;
+      });
+      total += events;
+      await report({ kind: 'caught-up', events, locked: false, seconds: (performance.now() - started) / 1000 });
+      if (events < SMALL_ENOUGH) break;
+    }
+    return { snapshot: current, events: total };
+  } finally {
+    client.release();
+  }
+}
+
+export interface RebuildStats {
+  readonly events: number;
+  readonly seconds: number;
+}
+
+/**
+ * One short transaction: appends are held back (they all lock es_streams rows first), the last
+ * events are applied, the checkpoints set to the log's head and the schemas renamed. Readers
+ * never wait: a query resolves its table names when it starts, in whichever schema is
+ * read_models then. A lock that cannot be had quickly is given up and tried again, so that
+ * appends never queue long behind it.
+ */
+export async function swapIn(
+  pool: Pool, schema: string, snapshot: string, projector: InlineProjector, projections: readonly Projection[],
+  stats: RebuildStats, report: Reporter,
+): Promise<{ events: number; lockedMs: number }> {
+  const client = await pool.connect();
+  try {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await inTransaction(client, 'BEGIN', async () => {
+          await client.query(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`);
+          await client.query('LOCK TABLE es_streams IN EXCLUSIVE MODE');
+          const locked = performance.now();
+          const events = await readEventsNotIn(client, snapshot);
+          await applyWithSql(client, schema, projector, events);
+          await setCheckpoints(client, schema, projections, stats);
+          await refuseStrangers(client, schema);
+          await client.query(`ALTER SCHEMA ${quoteIdent(READ_MODELS_SCHEMA)} RENAME TO ${quoteIdent(RETIRED_SCHEMA)}`);
+          await client.query(`ALTER SCHEMA ${quoteIdent(schema)} RENAME TO ${quoteIdent(READ_MODELS_SCHEMA)}`);
+          const lockedMs = performance.now() - locked;
+          await report({ kind: 'caught-up', events: events.length, locked: true, seconds: lockedMs / 1000 });
+          return { events: events.length, lockedMs };
+        });
+      } catch (error) {
+        if ((error as { code?: string }).code !== LOCK_NOT_AVAILABLE || attempt >= LOCK_ATTEMPTS) throw error;
+        await report({ kind: 'step', message: `appends kept es_streams busy for ${LOCK_TIMEOUT}; trying the swap again` });
+      }
+    }
+  } finally {
+    client.release();
+  }
+}
+
+/** Every event of the log is in the new tables now: the checkpoints stand at its head. */
+async function setCheckpoints(client: PoolClient, schema: string, projections: readonly Projection[], stats: RebuildStats) {
+  const { rows } = await client.query<{ commit: string; position: string }>(
+    'SELECT transaction_id::text AS commit, position FROM es_events ORDER BY transaction_id DESC, position DESC LIMIT 1');
+  const head = rows[0] ?? { commit: '0', position: '0' };
+  await client.query(
+    `UPDATE ${qualified(schema, 'rm_projection_checkpoints')} SET commit_xid = $1::text::xid8, position = $2, updated_at = now(),
+       rebuilt_at = now(), rebuilt_events = $3, rebuild_seconds = $4
+     WHERE projection = ANY($5::text[])`,
+    [head.commit, head.position, stats.events, stats.seconds, projections.map((projection) => projection.name)]);
+}
+
+/** Something in read_models that the migrations do not create would be lost by the swap: stop instead. */
+export async function refuseStrangers(client: PoolClient | Pool, schema: string): Promise<void> {
+  const known = new Set(await listRelations(client, schema));
+  const strangers = (await listRelations(client, READ_MODELS_SCHEMA)).filter((name) => !known.has(name));
+  if (strangers.length > 0) {
+    throw new Error(`${READ_MODELS_SCHEMA} holds ${strangers.join(', ')}, which the migrations do not create; `
+      + 'move it out of the read models\' schema before rebuilding');
+  }
+}
+
+async function inTransaction<T>(client: PoolClient, begin: string, work: () => Promise<T>): Promise<T> {
+  await client.query(begin);
+  try {
+    const result = await work();
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}
