@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto';
+import { launchKeystone } from '../support/keystone/keystone-harness.js';
+import { RequestOptions, startTestApp, TestApp } from '../support/test-app.js';
+
+/**
+ * PLACEMENT_AUTH_STRATEGY=keystone against a real Keystone (Debian's, started by
+ * test/support/keystone/start-keystone.sh while jest loads this file). Where it cannot run,
+ * the suite is reported as skipped with the reason; keystone-recorded.e2e-spec.ts still runs.
+ */
+const launch = launchKeystone();
+if (!launch.ok) process.stderr.write(`keystone.e2e-spec: real Keystone unavailable, suite skipped: ${launch.reason}\n`);
+const suite = launch.ok ? describe : describe.skip;
+const title = launch.ok ? 'keystone authentication against a real Keystone' : `keystone authentication against a real Keystone (skipped: ${launch.reason})`;
+
+// Keystone under uwsgi answers in a second or two on a busy machine; each test asks it several times.
+jest.setTimeout(60_000);
+
+const KEYSTONE_401 = { error: { code: 401, title: 'Unauthorized', message: 'The request you have made requires authentication.' } };
+
+suite(title, () => {
+  const keystone = launch.ok ? launch.keystone : undefined!;
+  let app: TestApp;
+  const as = (token: string, more: Partial<RequestOptions> = {}): RequestOptions => ({ token, version: '1.39', ...more });
+  const status = async (method: string, path: string, options: RequestOptions) => (await app.request(method, path, options)).status;
+
+  beforeAll(async () => {
+    app = await startTestApp({
+      PLACEMENT_AUTH_STRATEGY: 'keystone',
+      PLACEMENT_KEYSTONE_AUTH_URL: `${keystone.url}/v3`,
+      PLACEMENT_KEYSTONE_USERNAME: keystone.users.placement.name,
+      PLACEMENT_KEYSTONE_PASSWORD: keystone.users.placement.password,
+      PLACEMENT_KEYSTONE_PROJECT_NAME: keystone.users.placement.project,
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await app?.close();
+    keystone.stop();
+  });
+
+  it('lets the admin create and read providers', async () => {
+    const { token } = await keystone.token('admin');
+    const uuid = randomUUID();
+    expect(await status('POST', '/resource_providers', as(token, { body: { name: `rp-${uuid}`, uuid } }))).toBe(200);
+    const shown = await app.request('GET', `/resource_providers/${uuid}`, as(token));
+    expect(shown.status).toBe(200);
+    expect(shown.body.uuid).toBe(uuid);
+  });
+
+  it('lets the service user (role service in project service) manage providers, recorded as the caller', async () => {
+    const { token } = await keystone.token('placement');
+    const uuid = randomUUID();
+    expect(await status('POST', '/resource_providers', as(token, { body: { name: `rp-${uuid}`, uuid } }))).toBe(200);
+    expect(await status('GET', '/resource_providers', as(token))).toBe(200);
+    const rows = await app.running.database.pool.query(
+      'SELECT metadata FROM es_events WHERE stream_id = $1 ORDER BY revision LIMIT 1', [`provider-${uuid}`]);
+    expect(rows.rows[0].metadata).toMatchObject({
+      userId: keystone.users.placement.id, projectId: keystone.users.placement.project_id, roles: ['service'],
+    });
+  });
+
+  it('holds the reader and the member to their own project\'s usages', async () => {
+    for (const user of ['reader', 'member'] as const) {
+      const { token } = await keystone.token(user);
+      expect(await status('GET', '/resource_providers', as(token))).toBe(403);
+      expect(await status('GET', `/usages?project_id=${keystone.users[user].project_id}`, as(token))).toBe(200);
+      expect(await status('GET', `/usages?project_id=${keystone.users.admin.project_id}`, as(token))).toBe(403);
+    }
+  });
+
+  it('reads system scope from a system-scoped token: project-scoped rules refuse it', async () => {
+    const { token } = await keystone.token('admin', 'system');
+    expect(await status('GET', '/resource_providers', as(token))).toBe(403);
+  });
+
+  it('answers keystonemiddleware\'s 401 for a missing, bogus or revoked token', async () => {
+    const { token: revoked } = await keystone.token('reader');
+    await keystone.revoke(revoked);
+    for (const token of [null, 'bogus', `${revoked.slice(0, -4)}AAAA`, revoked]) {
+      const reply = await app.request('GET', '/resource_providers', { token });
+      expect(reply.status).toBe(401);
+      expect(reply.body).toEqual(KEYSTONE_401);
+      expect(reply.headers.get('www-authenticate')).toBe(`Keystone uri="${keystone.url}/v3"`);
+    }
+  });
+
+  it('accepts a token until it expires, and answers 401 once it has', async () => {
+    const { token, expiresAt } = await keystone.shortLivedToken('reader', 6);
+    const usages = `/usages?project_id=${keystone.users.reader.project_id}`;
+    expect(await status('GET', usages, as(token))).toBe(200);
+    const wait = Date.parse(expiresAt.endsWith('Z') ? expiresAt : `${expiresAt}Z`) - Date.now() + 1_000;
+    await new Promise((done) => setTimeout(done, Math.max(wait, 0)));
+    expect(await status('GET', usages, as(token))).toBe(401);
+  });
+});
