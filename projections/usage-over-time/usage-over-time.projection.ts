@@ -29,45 +29,63 @@ export const usageOverTimeProjection: Projection = {
   handles: USAGE_OVER_TIME_EVENTS,
   async apply(tx: SqlClient, event: RecordedEvent<any>) {
     const consumer = event.stream.slice('consumer-'.length);
-    const { rows } = await tx.query<ConsumerRow>(
-      'SELECT revision, project_id, user_id, consumer_type, holding FROM rm_usage_consumers WHERE consumer_uuid = $1', [consumer]);
-    const known = rows[0];
+    const after: Claim | null = event.type === 'ConsumerAllocationsReplaced'
+      ? { projectId: event.data.project_id, userId: event.data.user_id, consumerType: event.data.consumer_type ?? null, holding: holdingOf(event.data.allocations) }
+      : null;
+    const known = await swapConsumer(tx, consumer, event.revision, after);
     if (known && Number(known.revision) >= event.revision) return;
     const before: Claim | null = known
       ? { projectId: known.project_id, userId: known.user_id, consumerType: known.consumer_type, holding: known.holding }
       : null;
-    const after: Claim | null = event.type === 'ConsumerAllocationsReplaced'
-      ? { projectId: event.data.project_id, userId: event.data.user_id, consumerType: event.data.consumer_type ?? null, holding: holdingOf(event.data.allocations) }
-      : null;
-    const charged = after ?? before;
-    // A removal of a consumer never seen has nothing to take back and no one to charge.
-    if (!charged) return;
-    await tx.query(
-      `INSERT INTO rm_usage_consumers (consumer_uuid, revision, project_id, user_id, consumer_type, holding)
-       VALUES ($1, $2, $3, $4, $5, $6)
-       ON CONFLICT (consumer_uuid) DO UPDATE SET revision = EXCLUDED.revision, project_id = EXCLUDED.project_id,
-         user_id = EXCLUDED.user_id, consumer_type = EXCLUDED.consumer_type, holding = EXCLUDED.holding`,
-      [consumer, event.revision, charged.projectId, charged.userId, charged.consumerType, JSON.stringify(after?.holding ?? {})]);
     await recordChanges(tx, seriesChanges(before, after), event.recordedAt.getTime());
   },
 };
+
+/**
+ * Stores what the consumer holds from this revision on and answers what it held before, in one
+ * statement (a CTE reads the row as it was before the write). A revision already applied
+ * changes nothing. A removal keeps the row, holding nothing, for its revision; a removal of a
+ * consumer never seen writes nothing: there is nothing to take back and no one to charge.
+ */
+async function swapConsumer(tx: SqlClient, consumer: string, revision: number, after: Claim | null): Promise<ConsumerRow | undefined> {
+  const write = after
+    ? `INSERT INTO rm_usage_consumers (consumer_uuid, revision, project_id, user_id, consumer_type, holding)
+       VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (consumer_uuid) DO UPDATE SET revision = EXCLUDED.revision, project_id = EXCLUDED.project_id,
+         user_id = EXCLUDED.user_id, consumer_type = EXCLUDED.consumer_type, holding = EXCLUDED.holding
+       WHERE rm_usage_consumers.revision < EXCLUDED.revision`
+    : `UPDATE rm_usage_consumers SET revision = $2, holding = '{}' WHERE consumer_uuid = $1 AND revision < $2`;
+  const params = after
+    ? [consumer, revision, after.projectId, after.userId, after.consumerType, JSON.stringify(after.holding)]
+    : [consumer, revision];
+  const { rows } = await tx.query<ConsumerRow>(
+    `WITH before AS (SELECT revision, project_id, user_id, consumer_type, holding FROM rm_usage_consumers WHERE consumer_uuid = $1),
+          written AS (${write})
+     SELECT * FROM before`, params);
+  return rows[0];
+}
 
 const keyColumns = (changes: readonly SeriesChange[]) => [
   changes.map((c) => c.projectId), changes.map((c) => c.userId), changes.map((c) => c.consumerType), changes.map((c) => c.resourceClass),
 ];
 
 /**
- * The hour rows are written first: holding their locks means no other writer can add a change
- * to these hours until this transaction ends, so the recomputation below reads them all.
- * A peak left NULL marks a row to recompute; NULL never outlives this transaction.
- * Each event falls in one hour, so all of its rows share it.
+ * One statement adds the changes and folds them into their hour rows. A writer holds its hour
+ * rows' locks until it commits, so a change another writer adds to these hours is committed
+ * before this statement gets the rows, and the recomputation below (a later statement, a later
+ * snapshot) reads it. A peak left NULL marks a row to recompute; NULL never outlives this
+ * transaction. Each event falls in one hour, so all of its rows share it.
  */
 async function recordChanges(tx: SqlClient, changes: readonly SeriesChange[], at: number): Promise<void> {
   if (changes.length === 0) return;
   const hour = hourOf(at);
   const firsts = changes.map((c) => firstChange(hour, { at, delta: c.delta }));
   const { rows } = await tx.query<{ stale: string[] | null }>(
-    `INSERT INTO rm_usage_hours AS h
+    `WITH changed AS (
+       INSERT INTO rm_usage_changes (project_id, user_id, consumer_type, resource_class, at, delta)
+       SELECT p, u, t, c, $6::timestamptz, n FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $7::bigint[]) AS x(p, u, t, c, n)
+       ON CONFLICT (project_id, user_id, consumer_type, resource_class, at) DO UPDATE SET delta = rm_usage_changes.delta + EXCLUDED.delta)
+     INSERT INTO rm_usage_hours AS h
        (project_id, user_id, consumer_type, resource_class, hour_start, net_change, change_unit_ms, peak_above_start, last_change_at)
      SELECT p, u, t, c, $5::timestamptz, n, m::numeric, k, $6::timestamptz
        FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $7::bigint[], $8::text[], $9::bigint[]) AS x(p, u, t, c, n, m, k)
@@ -80,11 +98,6 @@ async function recordChanges(tx: SqlClient, changes: readonly SeriesChange[], at
      RETURNING CASE WHEN peak_above_start IS NULL THEN json_build_array(project_id, user_id, consumer_type, resource_class) END AS stale`,
     [...keyColumns(changes), new Date(hour), new Date(at),
       firsts.map((f) => f.net), firsts.map((f) => f.unitMs.toString()), firsts.map((f) => f.peakAboveStart)]);
-  await tx.query(
-    `INSERT INTO rm_usage_changes (project_id, user_id, consumer_type, resource_class, at, delta)
-     SELECT p, u, t, c, $5::timestamptz, d FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $6::bigint[]) AS x(p, u, t, c, d)
-     ON CONFLICT (project_id, user_id, consumer_type, resource_class, at) DO UPDATE SET delta = rm_usage_changes.delta + EXCLUDED.delta`,
-    [...keyColumns(changes), new Date(at), changes.map((c) => c.delta)]);
   const stale = rows.flatMap((row) => (row.stale ? [row.stale] : []));
   if (stale.length > 0) await recomputePeaks(tx, hour, stale);
 }
