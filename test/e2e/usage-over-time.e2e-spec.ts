@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { RequestOptions, startTestApp, TestApp } from '../support/test-app.js';
 import { appendPastClaims } from '../support/usage-history.js';
 
@@ -165,6 +168,22 @@ describe('usage over time: GET /ledger/usage and /ledger/usage/totals', () => {
       expect((await usage(`project_id=p&${start}`, { token: 'svc:p', headers: { 'x-roles': 'service' } })).status).toBe(200);
       expect((await app.request('GET', `/ledger/usage/totals?project_id=p&${start}`, { token: 'u1:p', headers: { 'x-roles': 'member' } })).status).toBe(403);
     });
+  });
+
+  it('judges the rule against the project asked about, so a policy file can keep readers to their own project', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'usage-policy-'));
+    const file = join(dir, 'policy.yaml');
+    writeFileSync(file, '"placement:ledger:read": "rule:admin_or_service_api or (role:reader and project_id:%(project_id)s)"\n');
+    const narrowed = await startTestApp({ PLACEMENT_POLICY_FILE: file });
+    try {
+      const ask = (project: string) => narrowed.request('GET', `/ledger/usage?project_id=${project}&start=2026-03-01T00:00:00Z`,
+        { token: 'u1:p1', headers: { 'x-roles': 'reader' } });
+      expect((await ask('p1')).status).toBe(200);
+      expect((await ask('p2')).status).toBe(403);
+    } finally {
+      await narrowed.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('serves the dashboard page without a token, locked to its own script and this service', async () => {
