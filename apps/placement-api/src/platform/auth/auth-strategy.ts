@@ -1,9 +1,14 @@
+import { Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../../config.js';
+import { requestState } from '../request-state.js';
 import { AuthStrategy, Identity, IdentityServiceUnavailable } from './identity.js';
 import { sendKeystoneUnavailable } from './keystone-replies.js';
 import { KeystoneStrategy } from './keystone-strategy.js';
 import { Noauth2Strategy } from './noauth.js';
+
+// Nest's logger: the app's JSON log once the app exists, as the policy guard logs.
+const logger = new Logger('auth');
 
 export function createAuthStrategy(config: Pick<AppConfig, 'authStrategy' | 'keystone'>): AuthStrategy {
   if (config.authStrategy === 'noauth2') return new Noauth2Strategy();
@@ -23,7 +28,7 @@ export async function authenticateRequest(strategy: AuthStrategy, request: Fasti
     return null;
   } catch (error) {
     if (!(error instanceof IdentityServiceUnavailable)) throw error;
-    request.log.error({ err: error }, `Unable to validate token: ${error.message}`);
+    logger.error(`Unable to validate token for ${requestState(request).requestId}: ${error.message}`);
     sendKeystoneUnavailable(reply);
     return null;
   }
