@@ -128,6 +128,11 @@ describe('usage over time: GET /ledger/usage and /ledger/usage/totals', () => {
       expect(total.body.resource_classes).toEqual({ VCPU: { peak: 12, integral: 3.5 + 10 + 8 * 12 + 8 * 9 } });
     });
 
+    it('answers an empty range that starts after now', async () => {
+      const reply = await usage(`project_id=${project}&start=2999-01-01T00:00:00Z`);
+      expect(reply.body).toMatchObject({ start: '2999-01-01T00:00:00Z', end: '2999-01-01T00:00:00Z', resource_classes: {} });
+    });
+
     it('carries the level held before the range into it', async () => {
       const reply = await usage(`project_id=${project}&start=2026-03-02T08:00:00Z&end=2026-03-02T10:00:00Z`);
       expect(reply.body.resource_classes.VCPU.buckets).toEqual([

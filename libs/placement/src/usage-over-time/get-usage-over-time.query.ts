@@ -74,7 +74,8 @@ export class GetUsageOverTimeHandler implements IQueryHandler<GetUsageOverTime, 
       .filter((h) => h.levelBefore !== 0 || h.hours.length > 0);
     if (scope.resourceClass !== undefined && classes.length === 0) classes.push({ resourceClass: scope.resourceClass, levelBefore: 0, hours: [] });
     classes.sort((a, b) => (a.resourceClass < b.resourceClass ? -1 : 1));
-    const window: UsageWindow = { start: from, end: to ?? alignUp(now + 1, width), width };
+    // Open-ended: up to the end of the bucket holding now (a range starting later is empty).
+    const window: UsageWindow = { start: from, end: to ?? Math.max(from, alignUp(now + 1, width)), width };
     return { window, now, classes: usageTimeline(classes, window, now) };
   }
 }
