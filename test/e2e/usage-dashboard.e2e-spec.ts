@@ -6,6 +6,10 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { startTestApp, TestApp } from '../support/test-app.js';
 import { appendPastClaims } from '../support/usage-history.js';
 
+// Globals of the page functions below, which run in the browser; the tests compile without the DOM lib.
+declare const document: any;
+declare const Image: any;
+
 /** Debian's chromium package; CI installs it. Without it the browser tests are skipped, saying why. */
 const CHROMIUM = '/usr/bin/chromium';
 const ARGS = [
