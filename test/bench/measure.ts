@@ -19,7 +19,7 @@ export interface Throughput {
 }
 
 /** CPU time (user + system) a process has used, in ms, from /proc (Linux); null elsewhere. */
-function cpuMsOf(pid: number | undefined): number | null {
+export function cpuMsOf(pid: number | undefined): number | null {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
@@ -28,7 +28,7 @@ function cpuMsOf(pid: number | undefined): number | null {
   }
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 const millis = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
 
 /** What one answer holds: checked once per phase so a wrong answer cannot pass for a fast one. */

@@ -5,9 +5,11 @@ import { breakdown, Breakdown } from './in-process.js';
 import { indexFromLog } from './log-index.js';
 import { latency, Latency, throughput, Throughput } from './measure.js';
 import { LoadFigures, SHAPES, Shape } from './shapes.js';
+import { CLAIMS_WORKLOAD, ClaimsReport, runClaims } from './claims.js';
 
 /**
  * npm run bench [-- shape ...] [--quick] [--json FILE]
+ * The workload `claims` (claims.ts, also npm run bench:claims) is selected the same way.
  * Reproduces upstream's perfload jobs (../shared/reference/perfload-shapes.md) against the built
  * server on a fresh database per shape. --quick runs flat-1000 and wide-8 with fewer requests.
  */
@@ -25,9 +27,9 @@ function parseArgs(argv: string[]) {
   const jsonAt = argv.indexOf('--json');
   const json = jsonAt >= 0 ? argv[jsonAt + 1] : undefined;
   const named = argv.filter((a, i) => !a.startsWith('--') && (jsonAt < 0 || i !== jsonAt + 1));
-  const unknown = named.filter((n) => !SHAPES[n]);
-  if (unknown.length > 0) throw new Error(`unknown shape(s) ${unknown.join(', ')}; known: ${Object.keys(SHAPES).join(', ')}`);
-  const names = named.length > 0 ? named : quick ? ['flat-1000', 'wide-8'] : Object.keys(SHAPES);
+  const unknown = named.filter((n) => !SHAPES[n] && n !== CLAIMS_WORKLOAD);
+  if (unknown.length > 0) throw new Error(`unknown shape(s) ${unknown.join(', ')}; known: ${[...Object.keys(SHAPES), CLAIMS_WORKLOAD].join(', ')}`);
+  const names = named.length > 0 ? named : quick ? ['flat-1000', 'wide-8'] : [...Object.keys(SHAPES), CLAIMS_WORKLOAD];
   return { names, quick, json };
 }
 
@@ -63,8 +65,8 @@ async function runShape(shape: Shape, quick: boolean): Promise<ShapeReport> {
 
 async function main(): Promise<void> {
   const { names, quick, json } = parseArgs(process.argv.slice(2));
-  const reports: ShapeReport[] = [];
-  for (const name of names) reports.push(await runShape(SHAPES[name](), quick));
+  const reports: (ShapeReport | ClaimsReport)[] = [];
+  for (const name of names) reports.push(name === CLAIMS_WORKLOAD ? await runClaims(quick) : await runShape(SHAPES[name](), quick));
   if (json) writeFileSync(json, JSON.stringify(reports, null, 2));
 }
 

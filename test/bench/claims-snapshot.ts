@@ -1,0 +1,47 @@
+import { counterValue, ProviderSnapshot, ReadBack, Resources } from './claims-check.js';
+import { BenchClient, inParallel } from './http.js';
+
+const READERS = 10;
+
+/** Every provider's inventories and usages as the API reports them after the rounds. */
+export async function providerSnapshots(client: BenchClient): Promise<ProviderSnapshot[]> {
+  const list = JSON.parse((await client.expect('GET', '/resource_providers', undefined, [200])).body).resource_providers as { uuid: string }[];
+  const snapshots: ProviderSnapshot[] = new Array(list.length);
+  await inParallel(list.length, READERS, async (i) => {
+    const uuid = list[i].uuid;
+    const [inventories, usages] = await Promise.all([
+      client.expect('GET', `/resource_providers/${uuid}/inventories`, undefined, [200]),
+      client.expect('GET', `/resource_providers/${uuid}/usages`, undefined, [200]),
+    ]);
+    snapshots[i] = { uuid, inventories: JSON.parse(inventories.body).inventories, usages: JSON.parse(usages.body).usages };
+  });
+  return snapshots;
+}
+
+/** GET /allocations/{consumer} for each consumer, keyed by consumer. */
+export async function readConsumers(client: BenchClient, consumers: readonly string[]): Promise<Map<string, ReadBack>> {
+  const read = new Map<string, ReadBack>();
+  await inParallel(consumers.length, READERS, async (i) => {
+    read.set(consumers[i], JSON.parse((await client.expect('GET', `/allocations/${consumers[i]}`, undefined, [200])).body));
+  });
+  return read;
+}
+
+/** A project's usages (GET /usages, 1.38+: grouped by consumer type), summed over the types. */
+export async function projectUsages(client: BenchClient, projectId: string): Promise<{ usages: Resources; consumers: number }> {
+  const groups = JSON.parse((await client.expect('GET', `/usages?project_id=${projectId}`, undefined, [200])).body).usages as Record<string, Record<string, number>>;
+  const usages: Record<string, number> = {};
+  let consumers = 0;
+  for (const group of Object.values(groups)) {
+    for (const [key, value] of Object.entries(group)) {
+      if (key === 'consumer_count') consumers += value;
+      else usages[key] = (usages[key] ?? 0) + value;
+    }
+  }
+  return { usages, consumers };
+}
+
+/** The server's count of appends refused for a stale expected revision: each one is an internal retry. */
+export async function appendConflicts(client: BenchClient): Promise<number> {
+  return counterValue((await client.expect('GET', '/metrics', undefined, [200])).body, 'placement_event_store_append_conflicts_total');
+}
