@@ -5,6 +5,8 @@ const shared = {
   transformIgnorePatterns: [`node_modules/(?!(${esmOnly.join('|')})/)`],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   testEnvironment: 'node',
+  // e2e hooks build state over HTTP against PostgreSQL; a loaded 2-core machine needs more than jest's 5 s.
+  testTimeout: 60_000,
 };
 module.exports = {
   projects: [
