@@ -3,10 +3,9 @@ import { ALL_PROJECTIONS, inlineProjector, Projection } from '../../../../projec
 import { READ_MODELS_SCHEMA } from '../persistence/read-model-schema.js';
 import { Reporter, silent } from './admin-events.js';
 import { LogSnapshot } from './log/log-snapshot.js';
-import { MemoryReplaySet } from './memory/memory-replays.js';
 import { eventsPerSecond } from './progress.js';
-import { replayIntoMemory, ReplayOutcome, replayThroughSql } from './replay.js';
-import { bulkInsert, restoreSequence } from './schema/bulk-writer.js';
+import { replayIntoMemory, replayThroughSql } from './replay.js';
+import { bulkLoad } from './schema/bulk-load.js';
 import { dropSchema, NEXT_SCHEMA, RETIRED_SCHEMA, tableShapes } from './schema/schema-admin.js';
 import { catchUp, refuseStrangers, swapIn } from './swap.js';
 import { planReplay, prepareTargetSchema } from './target-schema.js';
@@ -53,21 +52,19 @@ export async function rebuildReadModels(pool: Pool, url: string, options: Rebuil
     const plan = planReplay(projections, await tableShapes(pool, NEXT_SCHEMA), options.sql === true);
     if (plan.kind === 'sql') await report({ kind: 'step', message: `replaying through the projections' SQL: ${plan.reason}` });
     const started = performance.now();
-    const { outcome, snapshot } = await withClients(pool, async (reader, writer) => {
+    const { outcome, snapshot, memory } = await withClients(pool, async (reader, writer) => {
       const log = await LogSnapshot.open(reader);
       await report({ kind: 'step', message: `replaying ${log.total} events of snapshot ${log.snapshot}` });
-      let outcome: ReplayOutcome;
       if (plan.kind === 'memory') {
         const replayed = await replayIntoMemory(log, plan, report);
-        outcome = replayed.outcome;
         await log.close();
-        await writeMemory(writer, replayed.memory, report);
-      } else {
-        outcome = await replayThroughSql(log, writer, NEXT_SCHEMA, inlineProjector(projections), report);
-        await log.close();
+        return { ...replayed, snapshot: log.snapshot };
       }
-      return { outcome, snapshot: log.snapshot };
+      const outcome = await replayThroughSql(log, writer, NEXT_SCHEMA, inlineProjector(projections), report);
+      await log.close();
+      return { outcome, snapshot: log.snapshot, memory: undefined };
     });
+    if (memory) await bulkLoad(pool, NEXT_SCHEMA, memory.tables(), memory.sequences(), report);
     const seconds = (performance.now() - started) / 1000;
     const projector = inlineProjector(projections);
     const caught = await catchUp(pool, NEXT_SCHEMA, snapshot, projector, report);
@@ -84,24 +81,6 @@ export async function rebuildReadModels(pool: Pool, url: string, options: Rebuil
   } finally {
     await guard.query(`SELECT pg_advisory_unlock(${REBUILD_LOCK})`).catch(() => undefined);
     guard.release();
-  }
-}
-
-/** The final rows, one transaction, before any reader can see the schema. */
-async function writeMemory(writer: PoolClient, memory: MemoryReplaySet, report: Reporter) {
-  const shapes = new Map((await tableShapes(writer, NEXT_SCHEMA)).map((shape) => [shape.table, shape]));
-  await writer.query('BEGIN');
-  try {
-    for (const table of memory.tables()) {
-      const started = performance.now();
-      await bulkInsert(writer, NEXT_SCHEMA, shapes.get(table.table)!, table);
-      await report({ kind: 'written', table: table.table, rows: table.rows.length, seconds: (performance.now() - started) / 1000 });
-    }
-    for (const sequence of memory.sequences()) await restoreSequence(writer, NEXT_SCHEMA, sequence);
-    await writer.query('COMMIT');
-  } catch (error) {
-    await writer.query('ROLLBACK');
-    throw error;
   }
 }
 

@@ -1,0 +1,68 @@
+import { Query } from 'pg';
+import type { PoolClient } from 'pg';
+
+const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+const SPECIAL = /[\\\t\n\r]/;
+const escape = (text: string) => (SPECIAL.test(text) ? text.replace(/[\\\t\n\r]/g, (c) => ESCAPES[c]) : text);
+
+/** COPY's text format: \N for null, backslash escapes for the characters that separate fields and rows. */
+export function copyText(value: unknown): string {
+  if (value === null || value === undefined) return '\\N';
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === 'boolean') return value ? 't' : 'f';
+  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
+  return escape(typeof value === 'string' ? value : JSON.stringify(value));
+}
+
+/**
+ * A column's formatter, picked once from its SQL type. Timestamps repeat a lot (every row of
+ * one write, every series of one hour), so their text is remembered per instant.
+ */
+export function columnFormatter(sqlType: string): (value: unknown) => string {
+  if (sqlType.startsWith('timestamp')) {
+    const seen = new Map<number, string>();
+    return (value) => {
+      if (!(value instanceof Date)) return copyText(value);
+      const ms = value.getTime();
+      let text = seen.get(ms);
+      if (text === undefined) seen.set(ms, (text = value.toISOString()));
+      return text;
+    };
+  }
+  if (sqlType === 'text' || sqlType.startsWith('character')) {
+    return (value) => (typeof value === 'string' ? escape(value) : copyText(value));
+  }
+  return copyText;
+}
+
+/**
+ * COPY ... FROM STDIN through node-postgres' own Query: the server asks for the data
+ * (CopyInResponse) and gets it in one go. The caller keeps each call to a bounded number of
+ * rows, so the whole text is never more than one chunk.
+ */
+class CopyIn extends Query {
+  constructor(text: string, private readonly data: Buffer) {
+    super(text);
+  }
+
+  handleCopyInResponse(connection: { sendCopyFromChunk(chunk: Buffer): void; endCopyFrom(): void }): void {
+    connection.sendCopyFromChunk(this.data);
+    connection.endCopyFrom();
+  }
+}
+
+export function copyRows(
+  client: PoolClient, sql: string, rows: readonly (readonly unknown[])[], formatters: readonly ((value: unknown) => string)[],
+): Promise<void> {
+  const lines: string[] = new Array(rows.length);
+  const fields: string[] = new Array(formatters.length);
+  for (let r = 0; r < rows.length; r++) {
+    const row = rows[r];
+    for (let i = 0; i < formatters.length; i++) fields[i] = formatters[i](row[i]);
+    lines[r] = fields.join('\t');
+  }
+  const data = Buffer.from(lines.join('\n') + '\n', 'utf8');
+  return new Promise((resolve, reject) => {
+    client.query(new CopyIn(sql, data) as never, (error: Error | null) => (error ? reject(error) : resolve()));
+  });
+}
