@@ -4,14 +4,13 @@ import { advanceCheckpoints } from './checkpoints.js';
 
 /** Applies every projection that handles an event, inside the append's transaction. */
 export function inlineProjector(projections: readonly Projection[]): InlineProjector {
-  const byType = new Map<string, Projection[]>();
-  for (const projection of projections) {
-    for (const type of projection.handles) byType.set(type, [...(byType.get(type) ?? []), projection]);
-  }
+  const handled = projections.map((projection) => ({ projection, types: new Set(projection.handles) }));
   const names = projections.map((projection) => projection.name);
   return async (tx: SqlClient, events: readonly RecordedEvent[]) => {
-    for (const event of events) {
-      for (const projection of byType.get(event.type) ?? []) await projection.apply(tx, event);
+    // Projection by projection, in the registered order: rows many writers share (a project's
+    // usage hours) are locked by the last projection, so they are held only until the commit.
+    for (const { projection, types } of handled) {
+      for (const event of events) if (types.has(event.type)) await projection.apply(tx, event);
     }
     if (events.length > 0) await advanceCheckpoints(tx, names, events[events.length - 1].position);
   };

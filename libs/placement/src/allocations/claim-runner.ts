@@ -7,6 +7,7 @@ import {
 } from '../../../domain/src/index.js';
 import { AppendRequest, WrongExpectedRevision } from '../../../event-store/src/index.js';
 import { Caller, metadataOf } from '../shared/caller.js';
+import { KeyedLock } from '../shared/keyed-lock.js';
 import { StreamWriter } from '../shared/stream-writer.js';
 
 export interface ClaimPlan {
@@ -27,9 +28,24 @@ const RACE_PREFIX = 'Inventory and/or allocations changed while attempting to al
  */
 @Injectable()
 export class ClaimRunner {
+  private readonly turns = new KeyedLock();
+
   constructor(private readonly writer: StreamWriter) {}
 
   async run(plan: ClaimPlan, caller: Caller): Promise<void> {
+    // Claims touching the same streams take turns in this process instead of racing each other.
+    return this.turns.run(await this.streamsOf(plan), () => this.decideAndAppend(plan, caller));
+  }
+
+  /** The streams a claim will likely touch, from the states as they are now. */
+  private async streamsOf(plan: ClaimPlan): Promise<string[]> {
+    const consumers = await this.loadAll(plan.consumers, consumerStream, (s) =>
+      this.writer.load<ConsumerState, ConsumerEvent>(s, evolveConsumer, initialConsumerState));
+    const states = Object.fromEntries(Object.entries(consumers).map(([uuid, loaded]) => [uuid, loaded.state]));
+    return [...plan.consumers.map(consumerStream), ...plan.providers(states).map(providerStream)];
+  }
+
+  private async decideAndAppend(plan: ClaimPlan, caller: Caller): Promise<void> {
     const metadata = metadataOf(caller);
     try {
       await this.writer.execute(async () => {
