@@ -31,7 +31,7 @@ describe('GET /allocation_candidates reflects every write acknowledged before it
       headers: { 'x-auth-token': 'admin', 'openstack-api-version': 'placement 1.39' },
     });
     expect(reply.status).toBe(200);
-    return (await reply.json()).allocation_requests as { allocations: Record<string, { resources: Record<string, number> }> }[];
+    return ((await reply.json()) as { allocation_requests: unknown }).allocation_requests as { allocations: Record<string, { resources: Record<string, number> }> }[];
   };
 
   async function computeNode(vcpus: number): Promise<string> {

@@ -37,16 +37,46 @@ class ResourcesText {
   }
 }
 
-function allocationRequest(candidate: Candidate, shape: Shape, texts: ResourcesText): string {
+/** One allocation request, written piece by piece: no intermediate strings per candidate. */
+function writeRequest(out: AsciiWriter, candidate: Candidate, shape: Shape, texts: ResourcesText): void {
   const { allocations, mappings } = candidate;
   if (!shape.dictForm) {
-    const list = allocations.map((a) => `{"resource_provider":{"uuid":${str(a.provider.uuid)}},"resources":${texts.of(a.resources)}}`);
-    return `{"allocations":[${list.join(',')}]}`;
+    out.text('{"allocations":[');
+    allocations.forEach((a, i) => {
+      out.text(i === 0 ? '{"resource_provider":{"uuid":"' : ',{"resource_provider":{"uuid":"');
+      out.text(a.provider.uuid);
+      out.text('"},"resources":');
+      out.text(texts.of(a.resources));
+      out.text('}');
+    });
+    out.text(']}');
+    return;
   }
-  const dict = allocations.map((a) => `${str(a.provider.uuid)}:{"resources":${texts.of(a.resources)}}`).join(',');
-  if (!shape.mappings) return `{"allocations":{${dict}}}`;
-  const mapped = mappings.map(([suffix, nodes]) => `${str(suffix)}:[${nodes.map((n) => str(n.uuid)).join(',')}]`).join(',');
-  return `{"allocations":{${dict}},"mappings":{${mapped}}}`;
+  out.text('{"allocations":{');
+  allocations.forEach((a, i) => {
+    out.text(i === 0 ? '"' : ',"');
+    out.text(a.provider.uuid);
+    out.text('":{"resources":');
+    out.text(texts.of(a.resources));
+    out.text('}');
+  });
+  if (!shape.mappings) {
+    out.text('}}');
+    return;
+  }
+  out.text('},"mappings":{');
+  mappings.forEach(([suffix, nodes], i) => {
+    out.text(i === 0 ? '"' : ',"');
+    out.text(suffix);
+    out.text('":[');
+    nodes.forEach((node, j) => {
+      out.text(j === 0 ? '"' : ',"');
+      out.text(node.uuid);
+      out.text('"');
+    });
+    out.text(']');
+  });
+  out.text('}}');
 }
 
 function summary(node: ProviderNode, shape: Shape, requested: ReadonlySet<string> | null): string {
@@ -64,16 +94,16 @@ function summary(node: ProviderNode, shape: Shape, requested: ReadonlySet<string
  * the text of the shapes that list every class is kept per state and reused by later answers.
  */
 class SummaryCache {
-  private readonly entries = new WeakMap<ActiveProvider, Map<string, { root: ProviderNode; text: string }>>();
+  private readonly byShape = new Map<string, WeakMap<ActiveProvider, { root: ProviderNode; text: string }>>();
 
   get(node: ProviderNode, shape: Shape, key: string): string {
-    let byShape = this.entries.get(node.state);
-    if (!byShape) this.entries.set(node.state, (byShape = new Map()));
-    const hit = byShape.get(key);
+    let texts = this.byShape.get(key);
+    if (!texts) this.byShape.set(key, (texts = new WeakMap()));
+    const hit = texts.get(node.state);
     if (hit && hit.root === node.root) return hit.text;
     // Flattened once, so every later answer copies it in one native write.
     const text = Buffer.from(`${str(node.uuid)}:${summary(node, shape, null)}`, 'latin1').toString('latin1');
-    byShape.set(key, { root: node.root, text });
+    texts.set(node.state, { root: node.root, text });
     return text;
   }
 }
@@ -89,7 +119,10 @@ export function presentCandidates(result: CandidateResult, request: CandidateReq
   const texts = new ResourcesText();
   const out = new AsciiWriter((result.candidates.length + result.summaries.length) * 256 + 64);
   out.text('{"allocation_requests":[');
-  result.candidates.forEach((candidate, i) => out.text(i === 0 ? allocationRequest(candidate, shape, texts) : `,${allocationRequest(candidate, shape, texts)}`));
+  result.candidates.forEach((candidate, i) => {
+    if (i > 0) out.text(',');
+    writeRequest(out, candidate, shape, texts);
+  });
   out.text('],"provider_summaries":{');
   const requested = shape.allClasses ? null : new Set(request.groups.flatMap((g) => g.resources.map(([rc]) => rc)));
   const key = `${shape.traits}${shape.tree}`;

@@ -33,6 +33,8 @@ export interface CombineOptions {
   readonly shuffle: (<T>(items: T[]) => T[]) | null;
 }
 
+const sameOrder = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((level, i) => level === b[i]);
+
 interface Level {
   readonly plan: number;
   readonly resources: ReadonlyArray<readonly [string, number]>;
@@ -51,6 +53,10 @@ export class Combiner {
   private readonly levels: Level[] = [];
   private readonly levelsOf: number[][] = [];
   private readonly subtreeGroups: number[][];
+  private readonly subtreeLevels: number[][];
+  /** Classes more than one level asks for: only there can levels crowd each other out. */
+  private readonly contested: string[];
+  private readonly scratch: ProviderNode[] = [];
   private readonly isolate: boolean;
   private readonly seen = new Set<string>();
   private visited = 0;
@@ -78,6 +84,10 @@ export class Combiner {
     const suffixes = plans.map((plan) => plan.ctx.group.suffix);
     this.subtreeGroups = request.sameSubtrees.map((constraint) => constraint.map((s) => suffixes.indexOf(s)).filter((i) => i >= 0));
     this.isolate = request.groupPolicy === 'isolate';
+    const askers = new Map<string, number>();
+    for (const level of this.levels) for (const [rc] of level.resources) askers.set(rc, (askers.get(rc) ?? 0) + 1);
+    this.contested = [...askers].filter(([, count]) => count > 1).map(([rc]) => rc);
+    this.subtreeLevels = this.subtreeGroups.map((groups) => groups.flatMap((p) => this.levelsOf[p]));
   }
 
   get full(): boolean {
@@ -119,17 +129,21 @@ export class Combiner {
 
   private tree(anchor: ProviderNode): void {
     const shuffle = this.options.shuffle;
-    this.choices = [];
+    const choices = this.choices;
     this.plans.forEach((plan, p) => plan.choices.get(anchor)!.forEach((nodes, i) => {
-      this.choices[this.levelsOf[p][i]] = shuffle ? shuffle([...nodes]) : nodes;
+      choices[this.levelsOf[p][i]] = shuffle ? shuffle([...nodes]) : nodes;
     }));
-    // Fewest choices first: the same candidates, found with less backtracking.
-    this.order = this.levels.map((_l, i) => i);
-    if (this.order.length > 1) this.order.sort((a, b) => this.choices[a].length - this.choices[b].length);
-    const key = this.order.join(',');
-    let closing = this.closingByOrder.get(key);
-    if (!closing) this.closingByOrder.set(key, (closing = this.closingFor(this.order)));
-    this.closing = closing;
+    // Fewest choices first: the same candidates, found with less backtracking. Trees of one
+    // deployment mostly share an order, so its checks are worked out once.
+    const order = this.levels.map((_l, i) => i);
+    if (order.length > 1) order.sort((a, b) => choices[a].length - choices[b].length);
+    if (!sameOrder(order, this.order)) {
+      const key = order.join(',');
+      let closing = this.closingByOrder.get(key);
+      if (!closing) this.closingByOrder.set(key, (closing = this.closingFor(order)));
+      this.closing = closing;
+      this.order = order;
+    }
     this.bound();
     this.descend(0);
   }
@@ -150,10 +164,13 @@ export class Combiner {
   }
 
   /**
-   * What the levels still to place need of each class, against what this tree can still give:
-   * a prefix that leaves more to take than is left is dropped without trying its completions.
+   * What the levels still to place need of each class several levels ask for, against what this
+   * tree can still give: a prefix that leaves more to take than is left is dropped without trying
+   * its completions. A class only one level asks for is already checked by that level's choices.
    */
   private bound(): void {
+    this.need = [];
+    if (this.contested.length === 0) return;
     this.supply.clear();
     this.taken.clear();
     const counted = new Set<ProviderNode>();
@@ -161,8 +178,9 @@ export class Combiner {
       for (const node of this.choices[level]) {
         if (counted.has(node)) continue;
         counted.add(node);
-        for (const [rc, inventory] of Object.entries(node.state.inventories)) {
-          this.supply.set(rc, (this.supply.get(rc) ?? 0) + Math.max(0, capacity(inventory) - (node.state.usages[rc] ?? 0)));
+        for (const rc of this.contested) {
+          const inventory = node.state.inventories[rc];
+          if (inventory) this.supply.set(rc, (this.supply.get(rc) ?? 0) + Math.max(0, capacity(inventory) - (node.state.usages[rc] ?? 0)));
         }
       }
     }
@@ -170,12 +188,13 @@ export class Combiner {
     this.need[this.order.length] = new Map();
     for (let at = this.order.length - 1; at >= 0; at--) {
       const need = new Map(this.need[at + 1]);
-      for (const [rc, amount] of this.levels[this.order[at]].resources) need.set(rc, (need.get(rc) ?? 0) + amount);
+      for (const [rc, amount] of this.levels[this.order[at]].resources) if (this.contested.includes(rc)) need.set(rc, (need.get(rc) ?? 0) + amount);
       this.need[at] = need;
     }
   }
 
   private affordable(at: number): boolean {
+    if (this.need.length === 0) return true;
     for (const [rc, amount] of this.need[at]) if (amount > (this.supply.get(rc) ?? 0) - (this.taken.get(rc) ?? 0)) return false;
     return true;
   }
@@ -208,16 +227,19 @@ export class Combiner {
       if (owner && owner.provider !== node) return false;
     }
     let taken = this.load.get(node);
-    for (const [rc, amount] of resources) {
-      const inventory = node.state.inventories[rc];
-      const total = (taken?.get(rc) ?? 0) + amount;
-      if ((node.state.usages[rc] ?? 0) + total > capacity(inventory) || total > inventory.max_unit) return false;
+    // A provider nobody took from yet was checked for this level's amounts when it became a choice.
+    if (taken) {
+      for (const [rc, amount] of resources) {
+        const inventory = node.state.inventories[rc];
+        const total = (taken.get(rc) ?? 0) + amount;
+        if ((node.state.usages[rc] ?? 0) + total > capacity(inventory) || total > inventory.max_unit) return false;
+      }
     }
     if (resources.length > 0) {
       if (!taken) this.load.set(node, (taken = new Map()));
       for (const [rc, amount] of resources) {
         taken.set(rc, (taken.get(rc) ?? 0) + amount);
-        this.taken.set(rc, (this.taken.get(rc) ?? 0) + amount);
+        if (this.need.length > 0) this.taken.set(rc, (this.taken.get(rc) ?? 0) + amount);
       }
       if (this.options.excludeNested) {
         const owner = this.rootUse.get(node.root);
@@ -225,27 +247,25 @@ export class Combiner {
         else this.rootUse.set(node.root, { provider: node, count: 1 });
       }
     }
-    if (granular) this.granularUse.set(node, (this.granularUse.get(node) ?? 0) + 1);
+    if (granular && this.isolate) this.granularUse.set(node, (this.granularUse.get(node) ?? 0) + 1);
     this.picked[level] = node;
     return true;
   }
 
   private unplace(level: number, node: ProviderNode): void {
     const { resources, granular } = this.levels[level];
-    if (granular) {
+    if (granular && this.isolate) {
       const uses = this.granularUse.get(node)! - 1;
       if (uses === 0) this.granularUse.delete(node);
       else this.granularUse.set(node, uses);
     }
     if (resources.length === 0) return;
     const taken = this.load.get(node)!;
+    // Emptied entries stay (at 0) so the next pick of this provider allocates nothing.
     for (const [rc, amount] of resources) {
-      this.taken.set(rc, this.taken.get(rc)! - amount);
-      const left = taken.get(rc)! - amount;
-      if (left === 0) taken.delete(rc);
-      else taken.set(rc, left);
+      if (this.need.length > 0) this.taken.set(rc, this.taken.get(rc)! - amount);
+      taken.set(rc, taken.get(rc)! - amount);
     }
-    if (taken.size === 0) this.load.delete(node);
     if (this.options.excludeNested) {
       const owner = this.rootUse.get(node.root)!;
       if (--owner.count === 0) this.rootUse.delete(node.root);
@@ -255,12 +275,16 @@ export class Combiner {
   /** The checks that become decidable once the level at `at` is placed. */
   private closes(at: number): boolean {
     const { groups, subtrees } = this.closing[at];
+    const picked = this.picked;
     for (const p of groups) {
-      const nodes = this.levelsOf[p].map((l) => this.picked[l]);
-      if (!traitsMet(this.plans[p].ctx.group.requiredTraits, (t) => nodes.some((n) => n.traits.has(t)))) return false;
+      const levels = this.levelsOf[p];
+      const has = (trait: string) => levels.some((l) => picked[l].traits.has(trait));
+      if (!traitsMet(this.plans[p].ctx.group.requiredTraits, has)) return false;
     }
     for (const s of subtrees) {
-      const nodes = new Set(this.subtreeGroups[s].flatMap((p) => this.levelsOf[p].map((l) => this.picked[l])));
+      const nodes = this.scratch;
+      nodes.length = 0;
+      for (const l of this.subtreeLevels[s]) nodes.push(picked[l]);
       if (!inSameSubtree(nodes)) return false;
     }
     return true;
@@ -280,9 +304,10 @@ export class Combiner {
       const { resources } = this.levels[level];
       if (resources.length === 0) continue;
       const provider = picked[level];
-      const at = allocations.findIndex((a) => a.provider === provider);
+      let at = allocations.length - 1;
+      while (at >= 0 && allocations[at].provider !== provider) at--;
       if (at < 0) allocations.push({ provider, resources });
-      else allocations[at] = { provider, resources: [...this.load.get(provider)!] };
+      else allocations[at] = { provider, resources: [...this.load.get(provider)!].filter(([, amount]) => amount > 0) };
     }
     this.record(allocations, mappings);
   }

@@ -4,17 +4,21 @@ import { ProviderIndex, ProviderNode } from '../index/provider-index.js';
 import { isGranular, RequestGroup } from '../request.js';
 import { Explain } from './explain.js';
 
-/** What one request group narrowed the providers to, before any combination. */
-export interface GroupContext {
+/** A request group whose names exist and whose member_of and in_tree can match someone. */
+export interface CheckedGroup {
   readonly group: RequestGroup;
   readonly label: string;
   readonly granular: boolean;
-  /** class -> providers that can give the group's amount of it (capacity, units, tree). */
-  readonly withResource: ReadonlyMap<string, ReadonlySet<ProviderNode>>;
   /** Providers meeting every member_of, or null when the group has none. */
   readonly inAggregates: ReadonlySet<ProviderNode> | null;
   /** in_tree's root, or null. */
   readonly treeRoot: ProviderNode | null;
+}
+
+/** What one request group narrowed the providers to, before any combination. */
+export interface GroupContext extends CheckedGroup {
+  /** class -> providers that can give the group's amount of it (capacity, units, tree). */
+  readonly withResource: ReadonlyMap<string, ReadonlySet<ProviderNode>>;
 }
 
 /** upstream's capacity clause: room left, min_unit <= amount <= max_unit, a whole number of steps. */
@@ -51,11 +55,11 @@ export function requireTraits(names: NameCatalog, traits: Iterable<string>): voi
 }
 
 /**
- * upstream's RequestGroupSearchContext, in its order: classes must exist (400), member_of must
- * match someone, traits must exist (400), in_tree must exist, every class must have a provider
- * with room. Null means "no provider can match", which empties the whole answer.
+ * The first half of upstream's RequestGroupSearchContext, in its order: classes must exist
+ * (400), member_of must match someone, traits must exist (400), in_tree must exist. Null means
+ * "no provider can match", which empties the whole answer.
  */
-export function resolveGroup(index: ProviderIndex, names: NameCatalog, group: RequestGroup, explain: Explain): GroupContext | null {
+export function checkGroup(index: ProviderIndex, names: NameCatalog, group: RequestGroup, explain: Explain): CheckedGroup | null {
   const label = `group '${group.suffix}'`;
   for (const [rc] of group.resources) {
     if (!names.hasClass(rc)) throw badRequest(`Invalid resource class in resources parameter: No such resource class ${rc}.`);
@@ -72,6 +76,14 @@ export function resolveGroup(index: ProviderIndex, names: NameCatalog, group: Re
     treeRoot = index.get(group.inTree)?.root ?? null;
     if (explain.record(`${label}: in_tree provider found`, treeRoot ? 1 : 0) === 0) return null;
   }
+  return { group, label, granular: isGranular(group), inAggregates, treeRoot };
+}
+
+/** The whole RequestGroupSearchContext: then every class must have a provider with room. */
+export function resolveGroup(index: ProviderIndex, names: NameCatalog, group: RequestGroup, explain: Explain): GroupContext | null {
+  const checked = checkGroup(index, names, group, explain);
+  if (!checked) return null;
+  const { label, treeRoot } = checked;
   const withResource = new Map<string, Set<ProviderNode>>();
   for (const [rc, amount] of group.resources) {
     const able = new Set<ProviderNode>();
@@ -80,5 +92,5 @@ export function resolveGroup(index: ProviderIndex, names: NameCatalog, group: Re
     withResource.set(rc, able);
     if (explain.record(`${label}: providers with ${amount} ${rc} free`, able.size) === 0) return null;
   }
-  return { group, label, granular: isGranular(group), withResource, inAggregates, treeRoot };
+  return { ...checked, withResource };
 }

@@ -5,9 +5,11 @@ const isAncestorOrSelf = (ancestor: ProviderNode, node: ProviderNode | null): bo
   return false;
 };
 
-/** upstream's _check_same_subtree: one of the providers is an ancestor (or itself) of all the others. */
-export function inSameSubtree(nodes: ReadonlySet<ProviderNode>): boolean {
-  if (nodes.size <= 1) return true;
+/**
+ * upstream's _check_same_subtree: one of the providers is an ancestor (or itself) of all the
+ * others. A provider listed twice changes nothing, so callers need not dedupe.
+ */
+export function inSameSubtree(nodes: Iterable<ProviderNode>): boolean {
   for (const top of nodes) {
     let all = true;
     for (const node of nodes) if (!isAncestorOrSelf(top, node)) { all = false; break; }

@@ -1,10 +1,11 @@
 import { NameCatalog } from '../index/name-catalog.js';
 import { ProviderIndex, ProviderNode } from '../index/provider-index.js';
-import { CandidateRequest, SearchOptions } from '../request.js';
+import { CandidateRequest, isGranular, SearchOptions } from '../request.js';
 import { allowedAnchors, SharingAnchors } from './anchors.js';
 import { Candidate, Combiner, GroupPlan } from './combine.js';
 import { Explain, ExplainStep } from './explain.js';
-import { resolveGroup } from './group-context.js';
+import { checkGroup, resolveGroup } from './group-context.js';
+import { streamOneGroup } from './one-group.js';
 import { anyCombination, treeChoices } from './multi-provider.js';
 import { singleProviderChoices } from './single-provider.js';
 import { summaryProviders } from './summaries.js';
@@ -27,7 +28,8 @@ function shuffler(random: () => number) {
 
 /**
  * GET /allocation_candidates over the index: anchors (root_required), then each group in
- * query order (names, aggregates, capacity, traits, trees, sharing), then the combination.
+ * query order (names, aggregates, capacity, traits, trees, sharing), then the combination. A
+ * lone group that single providers meet whole is streamed instead (one-group.ts).
  * A group that matches nothing ends the search before later groups are even looked at, as
  * upstream, so a later group's unknown class is then not reported.
  */
@@ -38,6 +40,19 @@ export function searchCandidates(index: ProviderIndex, names: NameCatalog, reque
   if (allowed && allowed.size === 0) return nothing;
   const sharing = new SharingAnchors(index);
   const spreads = index.sharing.size > 0 || index.hasTrees;
+  const caps = [request.limit, options.maxCandidates].filter((n): n is number => n !== null && n > 0);
+  const cap = caps.length > 0 ? Math.min(...caps) : null;
+  const shuffle = options.randomize ? shuffler(options.random ?? Math.random) : null;
+  const wholeTrees = request.nestedAware || !index.hasTrees;
+  const answer = (candidates: readonly Candidate[]): CandidateResult => {
+    const summaries = summaryProviders(index, candidates, wholeTrees);
+    explain.record('providers summarized', summaries.length);
+    return { candidates, summaries, explain: explain.steps };
+  };
+  if (request.groups.length === 1 && (isGranular(request.groups[0]) || !spreads)) {
+    const checked = checkGroup(index, names, request.groups[0], explain);
+    return checked ? answer(streamOneGroup(index, checked, allowed, sharing, { cap, shuffle }, explain)) : nothing;
+  }
   const plans: GroupPlan[] = [];
   for (const group of request.groups) {
     const ctx = resolveGroup(index, names, group, explain);
@@ -48,14 +63,6 @@ export function searchCandidates(index: ProviderIndex, names: NameCatalog, reque
     plans.push({ ctx, choices, multi });
   }
   if (plans.length === 0) return nothing;
-  const caps = [request.limit, options.maxCandidates].filter((n): n is number => n !== null && n > 0);
-  const combiner = new Combiner(plans, request, {
-    cap: caps.length > 0 ? Math.min(...caps) : null,
-    excludeNested: !request.nestedAware && index.hasTrees,
-    shuffle: options.randomize ? shuffler(options.random ?? Math.random) : null,
-  });
-  const candidates = combiner.run(explain);
-  const summaries = summaryProviders(index, candidates, request.nestedAware || !index.hasTrees);
-  explain.record('providers summarized', summaries.length);
-  return { candidates, summaries, explain: explain.steps };
+  const combiner = new Combiner(plans, request, { cap, excludeNested: !request.nestedAware && index.hasTrees, shuffle });
+  return answer(combiner.run(explain));
 }

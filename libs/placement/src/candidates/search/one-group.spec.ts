@@ -1,0 +1,74 @@
+import { NameCatalog } from '../index/name-catalog.js';
+import { indexOf, PlainProvider } from '../index/plain-index.js';
+import { SHARES_VIA_AGGREGATE } from '../index/provider-index.js';
+import { allowedAnchors, SharingAnchors } from './anchors.js';
+import { Candidate, Combiner } from './combine.js';
+import { Explain } from './explain.js';
+import { checkGroup, resolveGroup } from './group-context.js';
+import { streamOneGroup } from './one-group.js';
+import { candidateRequest, group } from './request-builder.js';
+import { singleProviderChoices } from './single-provider.js';
+import { CandidateRequest } from '../request.js';
+
+/** A flat deployment of varied providers, some sharing, some full, in a few aggregates. */
+function deployment(): PlainProvider[] {
+  const traits = ['HW_CPU_X86_AVX2', 'HW_CPU_X86_SSE', 'STORAGE_DISK_SSD'];
+  return Array.from({ length: 60 }, (_v, i) => ({
+    uuid: `p${String(i).padStart(2, '0')}`,
+    inventories: { VCPU: { total: 4 + (i % 5) }, ...(i % 4 === 0 ? {} : { DISK_GB: { total: 100, step_size: i % 3 === 0 ? 10 : 1 } }) },
+    used: { VCPU: i % 7 },
+    traits: [traits[i % 3], ...(i % 11 === 0 ? [traits[(i + 1) % 3]] : []), ...(i % 13 === 0 ? [SHARES_VIA_AGGREGATE] : [])],
+    aggregates: i % 2 === 0 ? ['a'] : i % 5 === 0 ? ['a', 'b'] : [],
+  }));
+}
+
+const names = new NameCatalog();
+const key = (c: Candidate) => `${c.mappings[0][1][0].uuid}:${c.allocations.map((a) => a.resources.map(([rc, n]) => `${rc}=${n}`).join(',')).join()}`;
+
+/** The general path (sets, anchors, combination) for the same request, as the reference. */
+function general(providers: PlainProvider[], request: CandidateRequest): string[] {
+  const index = indexOf(providers);
+  const explain = new Explain();
+  const allowed = allowedAnchors(index, names, request, explain);
+  const ctx = resolveGroup(index, names, request.groups[0], explain);
+  if (!ctx || (allowed && allowed.size === 0)) return [];
+  const choices = singleProviderChoices(index, ctx, allowed, new SharingAnchors(index), explain);
+  if (choices.size === 0) return [];
+  return new Combiner([{ ctx, choices, multi: false }], request, { cap: null, excludeNested: false, shuffle: null }).run(explain).map(key).sort();
+}
+
+function streamed(providers: PlainProvider[], request: CandidateRequest, cap: number | null = null): string[] {
+  const index = indexOf(providers);
+  const explain = new Explain();
+  const allowed = allowedAnchors(index, names, request, explain);
+  const checked = checkGroup(index, names, request.groups[0], explain);
+  if (!checked || (allowed && allowed.size === 0)) return [];
+  return streamOneGroup(index, checked, allowed, new SharingAnchors(index), { cap, shuffle: null }, explain).map(key).sort();
+}
+
+describe('streamOneGroup', () => {
+  const providers = deployment();
+  const cases: [string, CandidateRequest][] = [
+    ['resources only', candidateRequest([group('', { resources: [['VCPU', 2], ['DISK_GB', 10]] })])],
+    ['required traits, any-of', candidateRequest([group('', { resources: [['VCPU', 1]], requiredTraits: [['HW_CPU_X86_AVX2', 'STORAGE_DISK_SSD']] })])],
+    ['member_of and forbidden', candidateRequest([group('1', { resources: [['DISK_GB', 5]], memberOf: [['a', 'b']], forbiddenAggregates: ['b'], forbiddenTraits: ['HW_CPU_X86_SSE'] })])],
+    ['resourceless with a trait', candidateRequest([group('1', { requiredTraits: [['HW_CPU_X86_SSE']] })])],
+    ['resourceless without a positive filter', candidateRequest([group('1', { forbiddenTraits: ['HW_CPU_X86_SSE'] })])],
+    ['root_required', candidateRequest([group('', { resources: [['VCPU', 1]] })], { rootRequired: ['STORAGE_DISK_SSD'] })],
+    ['in_tree', candidateRequest([group('1', { resources: [['VCPU', 1]], inTree: 'p07' })])],
+  ];
+
+  it.each(cases)('gives what the general path gives: %s', (_name, request) => {
+    const expected = general(providers, request);
+    expect(streamed(providers, request)).toEqual(expected);
+  });
+
+  it('stops at the cap after looking at few providers', () => {
+    const index = indexOf(providers);
+    const explain = new Explain();
+    const request = candidateRequest([group('', { resources: [['VCPU', 1]] })]);
+    const found = streamOneGroup(index, checkGroup(index, names, request.groups[0], explain)!, null, new SharingAnchors(index), { cap: 5, shuffle: null }, explain);
+    expect(found).toHaveLength(5);
+    expect(explain.steps.find((s) => s.step.endsWith('providers examined'))!.count).toBeLessThan(10);
+  });
+});
