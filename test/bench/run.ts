@@ -36,7 +36,7 @@ function parseArgs(argv: string[]) {
 const f = (n: number, digits = 1) => n.toFixed(digits);
 
 async function runShape(shape: Shape, quick: boolean): Promise<ShapeReport> {
-  const server = await startBenchServer();
+  const server = await startBenchServer(shape.serverEnv);
   const client = new BenchClient(server.url);
   try {
     process.stdout.write(`\n== ${shape.name}: ${shape.description}\n`);

@@ -18,10 +18,14 @@ export interface Shape {
   /** How many timed requests a phase makes: single-client, then 10 clients. */
   readonly singleRequests: number;
   readonly concurrentRequests: number;
+  /** Server settings for this shape. */
+  readonly serverEnv?: Record<string, string>;
   load(client: BenchClient): Promise<LoadFigures>;
 }
 
 const LOADERS = 10;
+/** Upstream generates every candidate; our default cap would trim the 10000-provider answer. */
+const UNCAPPED = { PLACEMENT_MAX_ALLOCATION_CANDIDATES: '-1' };
 const seconds = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e9;
 
 // perfload-shapes.md: A0 is fixed; A1 and A2 are any fixed uuids.
@@ -65,6 +69,7 @@ export function flatShape(count: number, singleRequests: number): Shape {
     query: FLAT_QUERY,
     singleRequests,
     concurrentRequests: 500,
+    serverEnv: UNCAPPED,
     async load(client) {
       await inParallel(10, LOADERS, (i) => flatProvider(client, i));
       const start = process.hrtime.bigint();
@@ -109,6 +114,7 @@ export function nestedShape(trees: number, singleRequests: number): Shape {
       + '&required_COMPUTE=CUSTOM_FOO&resources_FPGA=FPGA:1&group_policy=none&same_subtree=_COMPUTE,_FPGA',
     singleRequests,
     concurrentRequests: 500,
+    serverEnv: UNCAPPED,
     async load(client) {
       await client.expect('PUT', '/traits/CUSTOM_FOO', undefined, [201, 204]);
       let requests = 1;
@@ -126,7 +132,7 @@ export function wideShape(children: number, singleRequests: number): Shape {
   const groups = Array.from({ length: children }, (_v, i) => `resources${i + 1}=PCI_DEVICE:1`).join('&');
   return {
     name: `wide-${children}`,
-    description: `one root with ${children} children of 1 PCI_DEVICE each, ${children} groups of 1 unit`,
+    description: `one root with ${children} children of 1 PCI_DEVICE each, ${children} groups of 1 unit (default generation cap)`,
     query: `/allocation_candidates?${groups}&group_policy=none`,
     singleRequests,
     concurrentRequests: 100,

@@ -2,13 +2,13 @@ import { capacity } from '../../../../domain/src/index.js';
 import { ProviderNode, SHARES_VIA_AGGREGATE } from '../index/provider-index.js';
 import { CandidateRequest } from '../request.js';
 import { Explain } from './explain.js';
-import { GroupContext } from './group-context.js';
+import { CheckedGroup } from './group-context.js';
 import { traitsMet } from './multi-provider.js';
 import { GroupChoices } from './single-provider.js';
 import { inSameSubtree } from './same-subtree.js';
 
 export interface GroupPlan {
-  readonly ctx: GroupContext;
+  readonly ctx: CheckedGroup;
   readonly choices: GroupChoices;
   /** The unsuffixed group spread over a tree: one level per class instead of one per group. */
   readonly multi: boolean;

@@ -4,7 +4,7 @@ import { SHARES_VIA_AGGREGATE } from '../index/provider-index.js';
 import { allowedAnchors, SharingAnchors } from './anchors.js';
 import { Candidate, Combiner } from './combine.js';
 import { Explain } from './explain.js';
-import { checkGroup, resolveGroup } from './group-context.js';
+import { checkGroup } from './group-context.js';
 import { streamOneGroup } from './one-group.js';
 import { candidateRequest, group } from './request-builder.js';
 import { singleProviderChoices } from './single-provider.js';
@@ -25,16 +25,28 @@ function deployment(): PlainProvider[] {
 const names = new NameCatalog();
 const key = (c: Candidate) => `${c.mappings[0][1][0].uuid}:${c.allocations.map((a) => a.resources.map(([rc, n]) => `${rc}=${n}`).join(',')).join()}`;
 
-/** The general path (sets, anchors, combination) for the same request, as the reference. */
-function general(providers: PlainProvider[], request: CandidateRequest): string[] {
+/** The reference: every provider tested literally against the group, as upstream's SQL reads. */
+function reference(providers: PlainProvider[], request: CandidateRequest): string[] {
   const index = indexOf(providers);
-  const explain = new Explain();
-  const allowed = allowedAnchors(index, names, request, explain);
-  const ctx = resolveGroup(index, names, request.groups[0], explain);
-  if (!ctx || (allowed && allowed.size === 0)) return [];
-  const choices = singleProviderChoices(index, ctx, allowed, new SharingAnchors(index), explain);
-  if (choices.size === 0) return [];
-  return new Combiner([{ ctx, choices, multi: false }], request, { cap: null, excludeNested: false, shuffle: null }).run(explain).map(key).sort();
+  const [g] = request.groups;
+  const roots = new Set(providers.filter((p) => !p.parent && request.rootRequired.every((t) => p.traits?.includes(t))).map((p) => p.uuid));
+  const sharing = new SharingAnchors(index);
+  const positive = g.requiredTraits.length > 0 || g.memberOf.length > 0;
+  return providers.map((p) => index.get(p.uuid)!).filter((node) => {
+    if (g.resources.length === 0 && !positive) return false;
+    const room = g.resources.every(([rc, n]) => {
+      const inv = node.state.inventories[rc];
+      return inv && (node.state.usages[rc] ?? 0) + n <= Math.trunc((inv.total - inv.reserved) * inv.allocation_ratio)
+        && inv.min_unit <= n && n <= inv.max_unit && n % inv.step_size === 0;
+    });
+    const inTree = g.inTree === null || g.resources.length === 0 || node.root === index.get(g.inTree)?.root;
+    const anchored = request.rootRequired.length === 0 || roots.has(node.root.uuid)
+      || (node.traits.has(SHARES_VIA_AGGREGATE) && sharing.of(node).some((a) => roots.has(a.uuid)));
+    return room && inTree && anchored
+      && g.requiredTraits.every((anyOf) => anyOf.some((t) => node.traits.has(t)))
+      && g.memberOf.every((anyOf) => anyOf.some((a) => node.aggregates.has(a)))
+      && !g.forbiddenAggregates.some((a) => node.aggregates.has(a)) && !g.forbiddenTraits.some((t) => node.traits.has(t));
+  }).map((node) => `${node.uuid}:${g.resources.map(([rc, n]) => `${rc}=${n}`).join(',')}`).sort();
 }
 
 function streamed(providers: PlainProvider[], request: CandidateRequest, cap: number | null = null): string[] {
@@ -58,9 +70,17 @@ describe('streamOneGroup', () => {
     ['in_tree', candidateRequest([group('1', { resources: [['VCPU', 1]], inTree: 'p07' })])],
   ];
 
-  it.each(cases)('gives what the general path gives: %s', (_name, request) => {
-    const expected = general(providers, request);
-    expect(streamed(providers, request)).toEqual(expected);
+  it.each(cases)('finds exactly the providers meeting the group: %s', (_name, request) => {
+    expect(streamed(providers, request)).toEqual(reference(providers, request));
+  });
+
+  it('agrees with the combination path on the same request', () => {
+    const request = cases[2][1];
+    const index = indexOf(providers);
+    const ctx = checkGroup(index, names, request.groups[0], new Explain())!;
+    const choices = singleProviderChoices(index, ctx, null, new SharingAnchors(index), new Explain());
+    const combined = new Combiner([{ ctx, choices, multi: false }], request, { cap: null, excludeNested: false, shuffle: null }).run(new Explain());
+    expect(combined.map(key).sort()).toEqual(streamed(providers, request));
   });
 
   it('stops at the cap after looking at few providers', () => {

@@ -4,7 +4,7 @@ import { CandidateRequest, isGranular, SearchOptions } from '../request.js';
 import { allowedAnchors, SharingAnchors } from './anchors.js';
 import { Candidate, Combiner, GroupPlan } from './combine.js';
 import { Explain, ExplainStep } from './explain.js';
-import { checkGroup, resolveGroup } from './group-context.js';
+import { checkGroup, GroupContext, resolveGroup } from './group-context.js';
 import { streamOneGroup } from './one-group.js';
 import { anyCombination, treeChoices } from './multi-provider.js';
 import { singleProviderChoices } from './single-provider.js';
@@ -55,10 +55,11 @@ export function searchCandidates(index: ProviderIndex, names: NameCatalog, reque
   }
   const plans: GroupPlan[] = [];
   for (const group of request.groups) {
-    const ctx = resolveGroup(index, names, group, explain);
+    // Only the unsuffixed group spread over trees needs, per class, everyone with room.
+    const multi = !isGranular(group) && spreads;
+    const ctx = multi ? resolveGroup(index, names, group, explain) : checkGroup(index, names, group, explain);
     if (!ctx) return nothing;
-    const multi = !ctx.granular && spreads;
-    const choices = multi ? treeChoices(index, ctx, allowed, sharing, explain) : singleProviderChoices(index, ctx, allowed, sharing, explain);
+    const choices = multi ? treeChoices(index, ctx as GroupContext, allowed, sharing, explain) : singleProviderChoices(index, ctx, allowed, sharing, explain);
     if (choices.size === 0 || (multi && !anyCombination(choices, group.requiredTraits))) return nothing;
     plans.push({ ctx, choices, multi });
   }

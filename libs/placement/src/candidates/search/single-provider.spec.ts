@@ -5,7 +5,9 @@ import { SharingAnchors } from './anchors.js';
 import { Explain } from './explain.js';
 import { resolveGroup } from './group-context.js';
 import { group } from './request-builder.js';
-import { matchingProviders, singleProviderChoices } from './single-provider.js';
+import { singleProviderChoices } from './single-provider.js';
+import { groupMatcher } from './group-match.js';
+import { checkGroup } from './group-context.js';
 import { RequestGroup } from '../request.js';
 
 const names = new NameCatalog();
@@ -16,9 +18,12 @@ const index = indexOf([
   { uuid: 'numa', parent: 'cn3', traits: ['HW_NUMA_ROOT'], inventories: { VCPU: { total: 8 } } },
   { uuid: 'ss', aggregates: ['a'], traits: [SHARES_VIA_AGGREGATE], inventories: { DISK_GB: { total: 100 } } },
 ]);
-const matching = (g: RequestGroup) => [...(matchingProviders(index, resolveGroup(index, names, g, new Explain())!, new Explain()) ?? [])].map((n) => n.uuid).sort();
+const matching = (g: RequestGroup) => {
+  const { start, matches } = groupMatcher(index, checkGroup(index, names, g, new Explain())!);
+  return [...start].filter(matches).map((n) => n.uuid).sort();
+};
 
-describe('matchingProviders (one provider meets the whole group)', () => {
+describe('groupMatcher (one provider meets the whole group)', () => {
   it('needs every required any-of set on the provider itself', () => {
     expect(matching(group('1', { resources: [['VCPU', 1]], requiredTraits: [['HW_CPU_X86_AVX2']] }))).toEqual(['cn1', 'cn2']);
     expect(matching(group('1', { resources: [['VCPU', 1]], requiredTraits: [['HW_CPU_X86_AVX2'], ['HW_CPU_X86_SSE', 'HW_NUMA_ROOT']] }))).toEqual(['cn1']);
