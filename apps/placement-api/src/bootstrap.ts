@@ -12,6 +12,7 @@ import { closeGracefully } from './operations/graceful-shutdown.js';
 import { createLogger, Logger, NestPinoLogger } from './operations/logger.js';
 import { Operations } from './operations/operations.js';
 import { installRequestObserver } from './operations/request-observer.js';
+import { startAsyncProjections } from './async-projections.js';
 
 export interface RunningApp {
   readonly app: NestFastifyApplication;
@@ -27,8 +28,12 @@ export interface RunningApp {
  */
 export async function createApp(config: AppConfig, databaseUrl: string, logger: Logger | false = createLogger(config.logLevel)): Promise<RunningApp> {
   const operations = new Operations(logger || createLogger('silent'), ALL_PROJECTIONS.map((projection) => projection.name));
-  const opened = await openDatabase(databaseUrl, config.dbPoolSize);
-  const database: Database = { ...opened, eventStore: instrumentAppends(opened.eventStore, operations.metrics) };
+  const opened = await openDatabase(databaseUrl, config.dbPoolSize, config.projections.mode);
+  const projections = config.projections.mode === 'async'
+    ? await startAsyncProjections(config.projections, databaseUrl, opened, operations)
+    : undefined;
+  const instrumented = instrumentAppends(opened.eventStore, operations.metrics);
+  const database: Database = { ...opened, eventStore: projections ? projections.awaiting(instrumented) : instrumented };
   const routes = new RouteTable();
   const adapter = new FastifyAdapter({ routerOptions: { maxParamLength: 500 }, clientErrorHandler: placementClientError });
   adapter.getInstance().addHook('onRoute', (route) => routes.add(route.url, route.method));
@@ -46,6 +51,7 @@ export async function createApp(config: AppConfig, databaseUrl: string, logger: 
     close: async () => {
       await closeGracefully(adapter.getInstance(), operations, config.shutdownGraceSeconds * 1000, async () => {
         await app.close();
+        await projections?.close();
         await database.close();
       });
     },

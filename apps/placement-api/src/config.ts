@@ -30,6 +30,30 @@ export interface AppConfig {
   readonly shutdownGraceSeconds: number;
   /** Where the event log lives; the read models stay in PostgreSQL either way. */
   readonly eventStore: EventStoreConfig;
+  /** PLACEMENT_PROJECTIONS, PLACEMENT_PROJECTOR, PLACEMENT_PROJECTION_WAIT_MS: see README "Scaling out". */
+  readonly projections: ProjectionsConfig;
+  /** PLACEMENT_WORKERS: API processes behind the one port (node:cluster); 1 runs no cluster. */
+  readonly workers: number;
+}
+
+export interface ProjectionsConfig {
+  /** inline: in each append's transaction; async: by a projector from the log. */
+  readonly mode: 'inline' | 'async';
+  /** async only: embedded runs a projector (leader or standby) in this process too. */
+  readonly projector: 'embedded' | 'off';
+  /** async only: how long a write's reply waits for the read models before a 503. */
+  readonly waitMs: number;
+}
+
+function projections(env: NodeJS.ProcessEnv): ProjectionsConfig {
+  const mode = env.PLACEMENT_PROJECTIONS || 'inline';
+  if (mode !== 'inline' && mode !== 'async') throw new ConfigError(`PLACEMENT_PROJECTIONS must be inline or async, not "${mode}"`);
+  const projector = env.PLACEMENT_PROJECTOR || (mode === 'async' ? 'embedded' : 'off');
+  if (projector !== 'embedded' && projector !== 'off') throw new ConfigError(`PLACEMENT_PROJECTOR must be embedded or off, not "${projector}"`);
+  if (mode === 'inline' && projector === 'embedded') {
+    throw new ConfigError('PLACEMENT_PROJECTOR=embedded needs PLACEMENT_PROJECTIONS=async (inline projections need no projector)');
+  }
+  return { mode, projector, waitMs: int(env, 'PLACEMENT_PROJECTION_WAIT_MS', 5000, 0, 600_000) };
 }
 
 export type EventStoreConfig = { readonly kind: 'postgres' } | { readonly kind: 'kurrentdb'; readonly url: string };
@@ -145,5 +169,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: logLevel(env),
     shutdownGraceSeconds: int(env, 'PLACEMENT_SHUTDOWN_GRACE_SECONDS', 10, 0, 3600),
     eventStore: eventStore(env),
+    projections: projections(env),
+    workers: int(env, 'PLACEMENT_WORKERS', 1, 1, 256),
   };
 }

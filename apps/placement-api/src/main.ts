@@ -3,6 +3,8 @@ import { createApp } from './bootstrap.js';
 import { ConfigError, loadConfig } from './config.js';
 import { EmbeddedDatabase, startEmbeddedPostgres } from './embedded-postgres.js';
 import { createLogger } from './operations/logger.js';
+import cluster from 'node:cluster';
+import { runWorkers } from './workers.js';
 
 // JSON lines like every other log of the service; LOG_LEVEL applies once the configuration is read.
 const logger = createLogger('info');
@@ -23,6 +25,12 @@ async function main(): Promise<void> {
   if (config.eventStore.kind === 'kurrentdb') await refuseKurrentDbForNow(config.eventStore.url);
   let embedded: EmbeddedDatabase | undefined;
   const databaseUrl = config.databaseUrl ?? (embedded = await startEmbeddedPostgres(config.dataDir, config.embeddedPort, log)).url;
+  if (config.workers > 1 && cluster.isPrimary) {
+    // Workers find the embedded PostgreSQL this process started through DATABASE_URL.
+    runWorkers(config.workers, { DATABASE_URL: databaseUrl }, logger, async () => embedded?.stop());
+    log(`running ${config.workers} API workers on http://${config.host}:${config.port}`);
+    return;
+  }
   const running = await createApp(config, databaseUrl, logger);
   await running.app.listen(config.port, config.host);
   log(`listening on http://${config.host}:${config.port} (${embedded ? 'embedded PostgreSQL' : 'DATABASE_URL'})`);

@@ -18,7 +18,7 @@ export interface Database {
  * schema, the built-in names, and an event store whose appends run the projections in the
  * same transaction. The pool's search_path finds rm_* in read_models and es_* in public.
  */
-export async function openDatabase(url: string, poolSize = 10): Promise<Database> {
+export async function openDatabase(url: string, poolSize = 10, projections: 'inline' | 'async' = 'inline'): Promise<Database> {
   const dataSource = readModelDataSource(url, READ_MODELS_SCHEMA, poolSize);
   const pool = await underSchemaLock(url, async () => {
     await dataSource.initialize();
@@ -29,6 +29,7 @@ export async function openDatabase(url: string, poolSize = 10): Promise<Database
     return master;
   });
   const eventStore = new PostgresEventStore(pool);
-  eventStore.addInlineProjector(inlineProjector(ALL_PROJECTIONS));
+  // async: a projector (libs/placement/src/projector) applies the same projections from the log.
+  if (projections === 'inline') eventStore.addInlineProjector(inlineProjector(ALL_PROJECTIONS));
   return { dataSource, pool, eventStore, close: () => dataSource.destroy() };
 }

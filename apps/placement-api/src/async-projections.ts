@@ -1,0 +1,45 @@
+import type { EventStore } from '../../../libs/event-store/src/index.js';
+import type { Database } from '../../../libs/placement/src/index.js';
+import { AsyncProjector, awaitingProjections, ProjectionWaiter } from '../../../libs/placement/src/projector/index.js';
+import { ALL_PROJECTIONS } from '../../../projections/index.js';
+import type { ProjectionsConfig } from './config.js';
+import type { Operations } from './operations/operations.js';
+import { PlacementError } from './platform/placement-error.js';
+
+export interface AsyncProjections {
+  /** The store the handlers use: its appends return once the read models have passed them. */
+  awaiting<S extends EventStore>(store: S): S;
+  close(): Promise<void>;
+}
+
+/**
+ * PLACEMENT_PROJECTIONS=async in the API: writes reply once the projector has passed them,
+ * and (PLACEMENT_PROJECTOR=embedded) this process is one of the projector's candidates.
+ */
+export async function startAsyncProjections(
+  config: ProjectionsConfig, url: string, database: Database, operations: Operations,
+): Promise<AsyncProjections> {
+  const log = operations.logger;
+  const waiter = new ProjectionWaiter({ url, pool: database.pool, projections: ALL_PROJECTIONS.map((p) => p.name) });
+  await waiter.start();
+  const projector = config.projector === 'embedded'
+    ? new AsyncProjector({
+        url,
+        store: database.eventStore,
+        projections: ALL_PROJECTIONS,
+        onRole: (role) => log.info({ role }, `projector: ${role}`),
+        onError: (error) => log.warn({ err: error }, 'projector: connection lost; standing by again'),
+      })
+    : undefined;
+  projector?.start();
+  return {
+    awaiting: (store) => awaitingProjections(
+      store, (position, timeoutMs) => waiter.reached(position, timeoutMs), config.waitMs,
+      (detail) => new PlacementError(503, detail),
+    ),
+    close: async () => {
+      await projector?.stop();
+      await waiter.close();
+    },
+  };
+}

@@ -1,0 +1,36 @@
+import type { LogPosition, RecordedEvent, SqlClient } from '../../../event-store/src/index.js';
+import type { Projection } from '../../../../projections/runner/projection.js';
+import { planBatch } from './batch-plan.js';
+import { encodePosition, PROJECTED_CHANNEL, readCheckpoints } from './checkpoint-rows.js';
+
+/**
+ * One batch, one transaction: the rows of every projection and their checkpoints commit
+ * together or not at all, and the commit wakes the writes waiting for it (NOTIFY is delivered
+ * at commit). Returns where the checkpoints stand afterwards.
+ */
+export async function applyBatch(
+  tx: SqlClient, projections: readonly Projection[], events: readonly RecordedEvent[],
+): Promise<LogPosition | undefined> {
+  const names = projections.map((projection) => projection.name);
+  await tx.query('BEGIN');
+  try {
+    const checkpoints = await readCheckpoints(tx, names, true);
+    const plan = planBatch(projections, checkpoints, events);
+    for (const { projection, events: mine } of plan.work) {
+      for (const event of mine) await projection.apply(tx, event);
+    }
+    if (plan.advanceTo) {
+      const to = plan.advanceTo;
+      await tx.query(
+        `UPDATE rm_projection_checkpoints SET commit_xid = $1::text::xid8, position = $2, updated_at = now()
+         WHERE projection = ANY($3::text[]) AND (commit_xid, position) < ($1::text::xid8, $2::bigint)`,
+        [to.commit.toString(), to.prepare.toString(), names]);
+      await tx.query('SELECT pg_notify($1, $2)', [PROJECTED_CHANNEL, encodePosition(to)]);
+    }
+    await tx.query('COMMIT');
+    return plan.advanceTo;
+  } catch (error) {
+    await tx.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}
