@@ -1,6 +1,7 @@
 import { ActiveProvider, capacity } from '../../../../libs/domain/src/index.js';
 import type { ProviderNode } from '../../../../libs/placement/src/candidates/index/provider-index.js';
 import type { Candidate } from '../../../../libs/placement/src/candidates/search/combine.js';
+import { OneProviderCandidate } from '../../../../libs/placement/src/candidates/search/one-group.js';
 import type { CandidateResult } from '../../../../libs/placement/src/candidates/search/search.js';
 import type { CandidateRequest } from '../../../../libs/placement/src/candidates/request.js';
 import { Version } from '../platform/microversion.js';
@@ -35,6 +36,24 @@ class ResourcesText {
     if (text === undefined) this.texts.set(resources, (text = `{${resources.map(([rc, n]) => `${str(rc)}:${n}`).join(',')}}`));
     return text;
   }
+}
+
+/**
+ * The text of a one-provider candidate depends only on the provider, the group's resources and
+ * suffix and the shape, so repeated queries (the scheduler's) reuse it: one entry per provider.
+ */
+const oneProviderTexts = new WeakMap<ProviderNode, { key: string; text: string }>();
+
+function oneProviderText(candidate: OneProviderCandidate, shape: Shape, texts: ResourcesText, shapeKey: string): string {
+  const resources = texts.of(candidate.resources);
+  const key = `${shapeKey}|${candidate.suffix}|${resources}`;
+  const hit = oneProviderTexts.get(candidate.provider);
+  if (hit && hit.key === key) return hit.text;
+  const out = new AsciiWriter(256);
+  writeRequest(out, candidate, shape, texts);
+  const text = out.done().toString('latin1');
+  oneProviderTexts.set(candidate.provider, { key, text });
+  return text;
 }
 
 /** One allocation request, written piece by piece: no intermediate strings per candidate. */
@@ -119,13 +138,14 @@ export function presentCandidates(result: CandidateResult, request: CandidateReq
   const texts = new ResourcesText();
   const out = new AsciiWriter((result.candidates.length + result.summaries.length) * 256 + 64);
   out.text('{"allocation_requests":[');
+  const key = `${shape.dictForm}${shape.mappings}${shape.traits}${shape.tree}`;
   result.candidates.forEach((candidate, i) => {
     if (i > 0) out.text(',');
-    writeRequest(out, candidate, shape, texts);
+    if (candidate instanceof OneProviderCandidate) out.text(oneProviderText(candidate, shape, texts, key));
+    else writeRequest(out, candidate, shape, texts);
   });
   out.text('],"provider_summaries":{');
   const requested = shape.allClasses ? null : new Set(request.groups.flatMap((g) => g.resources.map(([rc]) => rc)));
-  const key = `${shape.traits}${shape.tree}`;
   result.summaries.forEach((node, i) => {
     if (i > 0) out.text(',');
     if (requested) out.text(`${str(node.uuid)}:${summary(node, shape, requested)}`);

@@ -1,7 +1,7 @@
 import { NameCatalog } from '../index/name-catalog.js';
 import { indexOf } from '../index/plain-index.js';
 import { Explain } from './explain.js';
-import { canProvide, providersInAggregates, resolveGroup } from './group-context.js';
+import { aggregateTest, canProvide, resolveGroup } from './group-context.js';
 import { group } from './request-builder.js';
 
 const uuids = (nodes: Iterable<{ uuid: string }> | undefined) => [...(nodes ?? [])].map((n) => n.uuid).sort();
@@ -32,9 +32,10 @@ describe('resolveGroup', () => {
   ]);
 
   it('narrows member_of sets with AND between sets and OR within one', () => {
-    expect(uuids(providersInAggregates(index, [['a', 'b']]))).toEqual(['cn1', 'cn2']);
-    expect(uuids(providersInAggregates(index, [['a'], ['b']]))).toEqual(['cn1']);
-    expect(uuids(providersInAggregates(index, [['nope']]))).toEqual([]);
+    const meeting = (memberOf: string[][]) => uuids(['cn1', 'cn2', 'numa'].map((u) => index.get(u)!).filter(aggregateTest(memberOf)));
+    expect(meeting([['a', 'b']])).toEqual(['cn1', 'cn2']);
+    expect(meeting([['a'], ['b']])).toEqual(['cn1']);
+    expect(meeting([['nope']])).toEqual([]);
   });
 
   it('records, per class, who has room, inside in_tree when given', () => {

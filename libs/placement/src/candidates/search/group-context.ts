@@ -9,8 +9,8 @@ export interface CheckedGroup {
   readonly group: RequestGroup;
   readonly label: string;
   readonly granular: boolean;
-  /** Providers meeting every member_of, or null when the group has none. */
-  readonly inAggregates: ReadonlySet<ProviderNode> | null;
+  /** Whether a provider meets every member_of; null when the group has none. */
+  readonly inAggregates: ((node: ProviderNode) => boolean) | null;
   /** in_tree's root, or null. */
   readonly treeRoot: ProviderNode | null;
 }
@@ -24,23 +24,28 @@ export interface GroupContext extends CheckedGroup {
 /** upstream's capacity clause: room left, min_unit <= amount <= max_unit, a whole number of steps. */
 export function canProvide(node: ProviderNode, rc: string, amount: number): boolean {
   const inventory = node.state.inventories[rc];
-  if (!inventory) return false;
-  const used = node.state.usages[rc] ?? 0;
-  return used + amount <= capacity(inventory)
-    && inventory.min_unit <= amount && amount <= inventory.max_unit
-    && amount % inventory.step_size === 0;
+  if (inventory === undefined || amount < inventory.min_unit || amount > inventory.max_unit || amount % inventory.step_size !== 0) return false;
+  return (node.state.usages[rc] ?? 0) + amount <= capacity(inventory);
 }
 
-/** Providers in at least one aggregate of every any-of set (provider_ids_matching_aggregates). */
-export function providersInAggregates(index: ProviderIndex, memberOf: ReadonlyArray<ReadonlyArray<string>>): Set<ProviderNode> {
-  let result: Set<ProviderNode> | null = null;
-  for (const anyOf of memberOf) {
-    const union = new Set<ProviderNode>();
-    for (const aggregate of anyOf) for (const node of index.inAggregate(aggregate)) if (!result || result.has(node)) union.add(node);
-    result = union;
-    if (result.size === 0) break;
-  }
-  return result ?? new Set();
+/** In at least one aggregate of every any-of set (provider_ids_matching_aggregates, as a test). */
+export function aggregateTest(memberOf: ReadonlyArray<ReadonlyArray<string>>): (node: ProviderNode) => boolean {
+  return (node) => {
+    for (const anyOf of memberOf) {
+      let met = false;
+      for (const aggregate of anyOf) if (node.aggregates.has(aggregate)) { met = true; break; }
+      if (!met) return false;
+    }
+    return true;
+  };
+}
+
+/** Whether any provider meets member_of: only the members of its smallest any-of set are looked at. */
+function anyInAggregates(index: ProviderIndex, memberOf: ReadonlyArray<ReadonlyArray<string>>, test: (node: ProviderNode) => boolean): number {
+  const sizes = memberOf.map((anyOf) => anyOf.reduce((sum, aggregate) => sum + index.inAggregate(aggregate).size, 0));
+  const smallest = memberOf[sizes.indexOf(Math.min(...sizes))];
+  for (const aggregate of smallest) for (const node of index.inAggregate(aggregate)) if (test(node)) return 1;
+  return 0;
 }
 
 /** Providers in any of these aggregates. */
@@ -64,10 +69,10 @@ export function checkGroup(index: ProviderIndex, names: NameCatalog, group: Requ
   for (const [rc] of group.resources) {
     if (!names.hasClass(rc)) throw badRequest(`Invalid resource class in resources parameter: No such resource class ${rc}.`);
   }
-  let inAggregates: Set<ProviderNode> | null = null;
+  let inAggregates: ((node: ProviderNode) => boolean) | null = null;
   if (group.memberOf.length > 0) {
-    inAggregates = providersInAggregates(index, group.memberOf);
-    if (explain.record(`${label}: providers in member_of aggregates`, inAggregates.size) === 0) return null;
+    inAggregates = aggregateTest(group.memberOf);
+    if (explain.record(`${label}: some provider meets member_of`, anyInAggregates(index, group.memberOf, inAggregates)) === 0) return null;
   }
   requireTraits(names, group.requiredTraits.flat());
   requireTraits(names, group.forbiddenTraits);

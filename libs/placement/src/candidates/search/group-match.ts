@@ -1,6 +1,5 @@
 import { ProviderIndex, ProviderNode } from '../index/provider-index.js';
 import { canProvide, CheckedGroup } from './group-context.js';
-import { traitsMet } from './multi-provider.js';
 
 /** Which providers meet a whole group alone: where to start looking, and the test. */
 export interface GroupMatcher {
@@ -10,7 +9,7 @@ export interface GroupMatcher {
 }
 
 function startingSet(index: ProviderIndex, checked: CheckedGroup): Iterable<ProviderNode> {
-  const { group, inAggregates, treeRoot } = checked;
+  const { group, treeRoot } = checked;
   const sets: { size: number; members: Iterable<ProviderNode> }[] = [];
   if (group.resources.length > 0) {
     if (treeRoot) {
@@ -19,7 +18,7 @@ function startingSet(index: ProviderIndex, checked: CheckedGroup): Iterable<Prov
     } else for (const [rc] of group.resources) sets.push({ size: index.withClass(rc).size, members: index.withClass(rc) });
   }
   for (const anyOf of group.requiredTraits) if (anyOf.length === 1) sets.push({ size: index.withTrait(anyOf[0]).size, members: index.withTrait(anyOf[0]) });
-  if (inAggregates) sets.push({ size: inAggregates.size, members: inAggregates });
+  for (const anyOf of group.memberOf) if (anyOf.length === 1) sets.push({ size: index.inAggregate(anyOf[0]).size, members: index.inAggregate(anyOf[0]) });
   return sets.sort((a, b) => a.size - b.size)[0]?.members ?? [];
 }
 
@@ -33,14 +32,20 @@ export function groupMatcher(index: ProviderIndex, checked: CheckedGroup): Group
   const { group, inAggregates, treeRoot } = checked;
   const { resources, requiredTraits, forbiddenTraits, forbiddenAggregates } = group;
   if (resources.length === 0 && requiredTraits.length === 0 && !inAggregates) return { start: [], matches: () => false };
-  return {
-    start: startingSet(index, checked),
-    matches: (node) =>
-      resources.every(([rc, amount]) => canProvide(node, rc, amount))
-      && (!treeRoot || resources.length === 0 || node.root === treeRoot)
-      && traitsMet(requiredTraits, (t) => node.traits.has(t))
-      && (!inAggregates || inAggregates.has(node))
-      && !forbiddenAggregates.some((a) => node.aggregates.has(a))
-      && !forbiddenTraits.some((t) => node.traits.has(t)),
+  // Plain loops: this runs once per provider of the deployment on the scheduler's hot path.
+  const matches = (node: ProviderNode): boolean => {
+    for (let i = 0; i < resources.length; i++) if (!canProvide(node, resources[i][0], resources[i][1])) return false;
+    if (treeRoot && resources.length > 0 && node.root !== treeRoot) return false;
+    const { traits, aggregates } = node;
+    for (const anyOf of requiredTraits) {
+      let met = false;
+      for (const trait of anyOf) if (traits.has(trait)) { met = true; break; }
+      if (!met) return false;
+    }
+    if (inAggregates && !inAggregates(node)) return false;
+    for (const aggregate of forbiddenAggregates) if (aggregates.has(aggregate)) return false;
+    for (const trait of forbiddenTraits) if (traits.has(trait)) return false;
+    return true;
   };
+  return { start: startingSet(index, checked), matches };
 }

@@ -48,12 +48,12 @@ export function treeChoices(
     // in_tree keeps resources inside that tree, so sharing providers are not asked.
     if (treeRoot === null) {
       for (const node of index.sharing) {
-        if (!able.has(node) || (inAggregates && !inAggregates.has(node))) continue;
+        if (!able.has(node) || (inAggregates && !inAggregates(node))) continue;
         for (const anchor of sharing.of(node)) add(byAnchor, anchor, node);
       }
     }
     if (allowed) keep(byAnchor, (_node, anchor) => allowed.has(anchor));
-    if (inAggregates) keep(byAnchor, (node, anchor) => inAggregates.has(node) || inAggregates.has(anchor));
+    if (inAggregates) keep(byAnchor, (node, anchor) => inAggregates(node) || inAggregates(anchor));
     if (badAggregates) keep(byAnchor, (node, anchor) => !badAggregates.has(node) && !badAggregates.has(anchor));
     const next: Map<ProviderNode, ProviderNode[][]> = new Map();
     for (const [anchor, nodes] of byAnchor) {

@@ -1,9 +1,25 @@
 import { ProviderIndex, ProviderNode, SHARES_VIA_AGGREGATE } from '../index/provider-index.js';
 import { SharingAnchors } from './anchors.js';
-import { Candidate } from './combine.js';
+import { Allocation, Candidate } from './combine.js';
 import { Explain } from './explain.js';
 import { CheckedGroup } from './group-context.js';
 import { groupMatcher } from './group-match.js';
+
+/**
+ * One provider taking a whole group: kept as one small object, its arrays made when read, since
+ * ten thousand candidates of six objects each cost more in garbage collection than in search.
+ */
+export class OneProviderCandidate implements Candidate {
+  constructor(readonly provider: ProviderNode, readonly resources: Allocation['resources'], readonly suffix: string) {}
+
+  get allocations(): Allocation[] {
+    return this.resources.length > 0 ? [{ provider: this.provider, resources: this.resources }] : [];
+  }
+
+  get mappings(): Candidate['mappings'] {
+    return [[this.suffix, [this.provider]]];
+  }
+}
 
 export interface StreamOptions {
   readonly cap: number | null;
@@ -18,9 +34,9 @@ export interface StreamOptions {
 export function streamOneGroup(
   index: ProviderIndex, checked: CheckedGroup, allowed: ReadonlySet<ProviderNode> | null, sharing: SharingAnchors,
   options: StreamOptions, explain: Explain,
-): Candidate[] {
+): OneProviderCandidate[] {
   const { label, group: { suffix, resources } } = checked;
-  const candidates: Candidate[] = [];
+  const candidates: OneProviderCandidate[] = [];
   const { start, matches } = groupMatcher(index, checked);
   const anchored = (node: ProviderNode) => !allowed || allowed.has(node.root)
     || (node.traits.has(SHARES_VIA_AGGREGATE) && sharing.of(node).some((anchor) => allowed.has(anchor)));
@@ -29,7 +45,7 @@ export function streamOneGroup(
     if (options.cap !== null && candidates.length >= options.cap) break;
     examined++;
     if (!matches(node) || !anchored(node)) continue;
-    candidates.push({ allocations: resources.length > 0 ? [{ provider: node, resources }] : [], mappings: [[suffix, [node]]] });
+    candidates.push(new OneProviderCandidate(node, resources, suffix));
   }
   explain.record(`${label}: providers examined`, examined);
   explain.record('candidates', candidates.length);

@@ -1,6 +1,6 @@
 import { NameCatalog } from '../index/name-catalog.js';
 import { ProviderIndex, ProviderNode } from '../index/provider-index.js';
-import { CandidateRequest, isGranular, SearchOptions } from '../request.js';
+import { CandidateRequest, isGranular, RequestGroup, SearchOptions } from '../request.js';
 import { allowedAnchors, SharingAnchors } from './anchors.js';
 import { Candidate, Combiner, GroupPlan } from './combine.js';
 import { Explain, ExplainStep } from './explain.js';
@@ -15,6 +15,8 @@ export interface CandidateResult {
   readonly summaries: readonly ProviderNode[];
   readonly explain: readonly ExplainStep[];
 }
+
+const resourceful = (group: RequestGroup) => group.resources.length > 0;
 
 function shuffler(random: () => number) {
   return <T>(items: T[]): T[] => {
@@ -44,14 +46,17 @@ export function searchCandidates(index: ProviderIndex, names: NameCatalog, reque
   const cap = caps.length > 0 ? Math.min(...caps) : null;
   const shuffle = options.randomize ? shuffler(options.random ?? Math.random) : null;
   const wholeTrees = request.nestedAware || !index.hasTrees;
-  const answer = (candidates: readonly Candidate[]): CandidateResult => {
-    const summaries = summaryProviders(index, candidates, wholeTrees);
+  const answer = (candidates: readonly Candidate[], summarized?: ProviderNode[]): CandidateResult => {
+    const summaries = summarized ?? summaryProviders(index, candidates, wholeTrees);
     explain.record('providers summarized', summaries.length);
     return { candidates, summaries, explain: explain.steps };
   };
   if (request.groups.length === 1 && (isGranular(request.groups[0]) || !spreads)) {
     const checked = checkGroup(index, names, request.groups[0], explain);
-    return checked ? answer(streamOneGroup(index, checked, allowed, sharing, { cap, shuffle }, explain)) : nothing;
+    if (!checked) return nothing;
+    const streamed = streamOneGroup(index, checked, allowed, sharing, { cap, shuffle }, explain);
+    // Without trees every provider is its own tree, and each streamed candidate has its own provider.
+    return answer(streamed, index.hasTrees || !resourceful(checked.group) ? undefined : streamed.map((c) => c.provider));
   }
   const plans: GroupPlan[] = [];
   for (const group of request.groups) {
