@@ -88,7 +88,9 @@ async function main() {
     const result = await rebuildReadModels(database.pool, url.toString(), { report: (e) => { print(`rebuild: ${formatEvent(e)}`); } });
     const used = process.cpuUsage(cpu);
     // On a shared machine the wall clock also counts other work; the process's own CPU time does not.
-    print(`rebuild used ${formatDuration((used.user + used.system) / 1e6)} of this process's CPU in ${formatDuration(result.seconds)}`);
+    print(`rebuild used ${formatDuration((used.user + used.system) / 1e6)} of this process's CPU in ${formatDuration(result.seconds)}; `
+      + `replay ${formatDuration(result.replaySeconds)} = ${formatCount(result.events / result.replaySeconds)} events/s, `
+      + `${formatCount(result.rowsWritten)} rows written in ${formatDuration(result.writeSeconds)} = ${formatCount(result.rowsWritten / result.writeSeconds)} rows/s`);
     const { rows } = await database.pool.query(`SELECT (SELECT count(*) FROM rm_resource_providers) AS providers,
       (SELECT count(*) FROM rm_consumers) AS consumers, (SELECT count(*) FROM rm_allocations) AS allocations,
       (SELECT count(*) FROM rm_usage_hours) AS usage_hours`);

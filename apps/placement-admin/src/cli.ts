@@ -100,6 +100,10 @@ async function rebuild(url: string, io: AdminIo, report: Reporter, sql: boolean)
     io.out(`rebuild: done: ${formatCount(result.events)} events in ${formatDuration(result.seconds)} `
       + `(${formatCount(result.eventsPerSecond)} events/s, ${result.mode} replay); ${formatCount(result.caughtUp)} events caught up; `
       + `appends waited ${result.lockedMs.toFixed(0)} ms`);
+    if (result.mode === 'memory') {
+      io.out(`rebuild: replay ${formatDuration(result.replaySeconds)} (${formatCount(result.events / Math.max(result.replaySeconds, 1e-9))} events/s), `
+        + `rows ${formatDuration(result.writeSeconds)} (${formatCount(result.rowsWritten)} rows, ${formatCount(result.rowsWritten / Math.max(result.writeSeconds, 1e-9))} rows/s)`);
+    }
     return EXIT.ok;
   } finally {
     await database.close();

@@ -27,6 +27,10 @@ export interface RebuildResult {
   readonly caughtUp: number;
   /** How long appends waited for the swap. */
   readonly lockedMs: number;
+  /** Where the time went: reading and replaying the log, and writing the final rows (memory replay). */
+  readonly replaySeconds: number;
+  readonly rowsWritten: number;
+  readonly writeSeconds: number;
 }
 
 export class RebuildRefused extends Error {}
@@ -64,8 +68,11 @@ export async function rebuildReadModels(pool: Pool, url: string, options: Rebuil
       await log.close();
       return { outcome, snapshot: log.snapshot, memory: undefined };
     });
-    if (memory) await bulkLoad(pool, NEXT_SCHEMA, memory.tables(), memory.sequences(), report);
+    const writing = performance.now();
+    const tables = memory?.tables() ?? [];
+    if (memory) await bulkLoad(pool, NEXT_SCHEMA, tables, memory.sequences(), report);
     const seconds = (performance.now() - started) / 1000;
+    const writeSeconds = (performance.now() - writing) / 1000;
     const projector = inlineProjector(projections);
     const caught = await catchUp(pool, NEXT_SCHEMA, snapshot, projector, report);
     const swap = await swapIn(pool, NEXT_SCHEMA, caught.snapshot, projector, projections, { events: outcome.events, seconds }, report);
@@ -73,6 +80,7 @@ export async function rebuildReadModels(pool: Pool, url: string, options: Rebuil
     await dropSchema(guard, RETIRED_SCHEMA);
     return {
       mode: plan.kind, events: outcome.events, seconds, eventsPerSecond: eventsPerSecond(outcome.events, seconds),
+      replaySeconds: outcome.seconds, rowsWritten: tables.reduce((sum, table) => sum + table.rows.length, 0), writeSeconds,
       caughtUp: caught.events + swap.events, lockedMs: swap.lockedMs,
     };
   } catch (error) {

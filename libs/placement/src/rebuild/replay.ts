@@ -41,9 +41,14 @@ export async function replayIntoMemory(
   snapshot: LogSnapshot, plan: Extract<MemoryPlan, { kind: 'memory' }>, report: Reporter,
 ): Promise<{ memory: MemoryReplaySet; outcome: ReplayOutcome }> {
   const memory = plan.create();
+  // A transaction's events may straddle two batches: its tail waits for the next one.
+  let pending: LogEvent[] = [];
   const outcome = await replayLoop(snapshot, BATCH_EVENTS, false, report, (batch) => {
-    for (const event of batch) memory.apply(event);
+    const groups = byTransaction([...pending, ...batch]);
+    pending = groups.pop() ?? [];
+    for (const group of groups) memory.applyTransaction(group);
   });
+  if (pending.length > 0) memory.applyTransaction(pending);
   return { memory, outcome };
 }
 
@@ -51,20 +56,43 @@ export async function replayIntoMemory(
 export async function replayThroughSql(
   snapshot: LogSnapshot, writer: PoolClient, schema: string, projector: InlineProjector, report: Reporter,
 ): Promise<ReplayOutcome> {
-  return replayLoop(snapshot, SQL_BATCH_EVENTS, true, report, async (batch) => {
+  const apply = async (events: LogEvent[]) => {
     await writer.query('BEGIN');
     try {
-      await applyWithSql(writer, schema, projector, batch);
+      await applyWithSql(writer, schema, projector, events);
       await writer.query('COMMIT');
     } catch (error) {
       await writer.query('ROLLBACK');
       throw error;
     }
+  };
+  let pending: LogEvent[] = [];
+  const outcome = await replayLoop(snapshot, SQL_BATCH_EVENTS, true, report, async (batch) => {
+    const groups = byTransaction([...pending, ...batch]);
+    pending = groups.pop() ?? [];
+    if (groups.length > 0) await apply(groups.flat());
   });
+  if (pending.length > 0) await apply(pending);
+  return outcome;
 }
 
-/** Inside the caller's transaction: the projections' unqualified names resolve in `schema`. */
+/**
+ * Inside the caller's transaction: the projections' unqualified names resolve in `schema`. The
+ * projector sees one logged transaction at a time, as it saw it on the append: it applies a
+ * call's events projection by projection, so a call spanning transactions would reorder them.
+ */
 export async function applyWithSql(client: PoolClient, schema: string, projector: InlineProjector, events: readonly LogEvent[]): Promise<void> {
   await client.query(`SET LOCAL search_path = ${quoteIdent(schema)}, public`);
-  if (events.length > 0) await projector(client, events.map(toRecordedEvent));
+  for (const group of byTransaction(events)) await projector(client, group.map(toRecordedEvent));
+}
+
+/** Consecutive events of the same writing transaction, in order. */
+export function byTransaction<E extends { readonly commit: string }>(events: readonly E[]): E[][] {
+  const groups: E[][] = [];
+  for (const event of events) {
+    const last = groups[groups.length - 1];
+    if (last && last[0].commit === event.commit) last.push(event);
+    else groups.push([event]);
+  }
+  return groups;
 }

@@ -1,7 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import type { InlineProjector } from '../../../event-store/src/index.js';
 import type { Projection } from '../../../../projections/runner/projection.js';
-import { READ_MODELS_SCHEMA } from '../persistence/read-model-schema.js';
+import { READ_MODELS_SCHEMA, SCHEMA_LOCK } from '../persistence/read-model-schema.js';
 import { Reporter } from './admin-events.js';
 import { currentSnapshot, readEventsNotIn } from './log/log-snapshot.js';
 import { applyWithSql } from './replay.js';
@@ -64,6 +64,8 @@ export async function swapIn(
       try {
         return await inTransaction(client, 'BEGIN', async () => {
           await client.query(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`);
+          // A server starting now would run migrations on the schema being renamed: it waits.
+          await client.query(`SELECT pg_advisory_xact_lock(${SCHEMA_LOCK})`);
           await client.query('LOCK TABLE es_streams IN EXCLUSIVE MODE');
           const locked = performance.now();
           const events = await readEventsNotIn(client, snapshot);
@@ -78,7 +80,7 @@ export async function swapIn(
         });
       } catch (error) {
         if ((error as { code?: string }).code !== LOCK_NOT_AVAILABLE || attempt >= LOCK_ATTEMPTS) throw error;
-        await report({ kind: 'step', message: `appends kept es_streams busy for ${LOCK_TIMEOUT}; trying the swap again` });
+        await report({ kind: 'step', message: `could not lock es_streams (or the schema) within ${LOCK_TIMEOUT}; trying the swap again` });
       }
     }
   } finally {

@@ -33,23 +33,27 @@ export const MEMORY_REPLAYS: readonly MemoryReplay[] = [
   { projection: 'usage-over-time', handles: new UsageOverTimeMemory().handles, kind: USAGE, apply: (state: UsageOverTimeMemory, event) => state.apply(event) },
 ];
 
-/** The twins of a set of projections, applied in the projections' order as the inline projector does. */
+/**
+ * The twins of a set of projections, applied as the inline projector applies them: one
+ * transaction's events at a time, projection by projection in the registered order.
+ */
 export class MemoryReplaySet {
   private readonly states = new Map<MemoryKind<unknown>, unknown>();
-  private readonly byType = new Map<string, { apply(event: ReplayEvent): void }[]>();
+  private readonly twins: { readonly handles: ReadonlySet<string>; apply(event: ReplayEvent): void }[] = [];
 
   constructor(replays: readonly MemoryReplay[]) {
     for (const replay of replays) {
       if (!this.states.has(replay.kind)) this.states.set(replay.kind, replay.kind.create());
       const state = this.states.get(replay.kind);
-      const bound = { apply: (event: ReplayEvent) => replay.apply(state, event) };
-      for (const type of replay.handles) this.byType.set(type, [...(this.byType.get(type) ?? []), bound]);
+      this.twins.push({ handles: new Set(replay.handles), apply: (event: ReplayEvent) => replay.apply(state, event) });
     }
   }
 
-  apply(event: ReplayEvent): void {
-    const twins = this.byType.get(event.type);
-    if (twins) for (const twin of twins) twin.apply(event);
+  /** The events of one transaction of the log. */
+  applyTransaction(events: readonly ReplayEvent[]): void {
+    for (const twin of this.twins) {
+      for (const event of events) if (twin.handles.has(event.type)) twin.apply(event);
+    }
   }
 
   tables(): TableRows[] {
