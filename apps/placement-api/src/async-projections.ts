@@ -1,6 +1,6 @@
 import type { EventStore } from '../../../libs/event-store/src/index.js';
 import type { Database } from '../../../libs/placement/src/index.js';
-import { AsyncProjector, awaitingProjections, ProjectionWaiter } from '../../../libs/placement/src/projector/index.js';
+import { AsyncProjector, databaseLocalReader, awaitingProjections, ProjectionWaiter } from '../../../libs/placement/src/projector/index.js';
 import { ALL_PROJECTIONS } from '../../../projections/index.js';
 import type { ProjectionsConfig } from './config.js';
 import type { Operations } from './operations/operations.js';
@@ -25,7 +25,7 @@ export async function startAsyncProjections(
   const projector = config.projector === 'embedded'
     ? new AsyncProjector({
         url,
-        store: database.eventStore,
+        read: databaseLocalReader(database.pool),
         projections: ALL_PROJECTIONS,
         onRole: (role) => log.info({ role }, `projector: ${role}`),
         onError: (error) => log.warn({ err: error }, 'projector: connection lost; standing by again'),

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { openDatabase } from '../../../libs/placement/src/index.js';
-import { AsyncProjector } from '../../../libs/placement/src/projector/index.js';
+import { AsyncProjector, databaseLocalReader } from '../../../libs/placement/src/projector/index.js';
 import { ALL_PROJECTIONS } from '../../../projections/index.js';
 import { createLogger } from '../../placement-api/src/operations/logger.js';
 import { projectorSettings } from './settings.js';
@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   const database = await openDatabase(settings.databaseUrl, 2, 'async');
   const projector = new AsyncProjector({
     url: settings.databaseUrl,
-    store: database.eventStore,
+    read: databaseLocalReader(database.pool),
     projections: ALL_PROJECTIONS,
     batchSize: settings.batchSize,
     standbyPollMs: settings.standbyPollMs,

@@ -1,18 +1,20 @@
 import { Client } from 'pg';
-import type { EventStore, LogPosition } from '../../../event-store/src/index.js';
+import type { LogPosition } from '../../../event-store/src/index.js';
 import type { Projection } from '../../../../projections/runner/projection.js';
 import { READ_MODELS_SCHEMA, searchPathOption } from '../persistence/read-model-schema.js';
 import { applyBatch } from './apply-batch.js';
 import { resumePosition } from './batch-plan.js';
 import { readCheckpoints } from './checkpoint-rows.js';
 import { LeaderRole, LeaderSignal, nextRole } from './leader-role.js';
+import type { LogReader } from './log-reader.js';
 
 /** One lock for every projector of a database, whichever process runs it. */
 export const PROJECTOR_LOCK = "hashtext('placement: projector leader')";
 
 export interface AsyncProjectorOptions {
   readonly url: string;
-  readonly store: EventStore;
+  /** databaseLocalReader(pool) for the PostgreSQL log. */
+  readonly read: LogReader;
   readonly projections: readonly Projection[];
   readonly batchSize?: number;
   /** How often the leader looks for new events when it found none. */
@@ -103,7 +105,7 @@ export class AsyncProjector {
     const names = this.options.projections.map((projection) => projection.name);
     // Read again on every takeover: the previous leader may have committed batches meanwhile.
     this.position ??= resumePosition(await readCheckpoints(this.client!, names));
-    const events = await this.options.store.readAll(this.position, this.options.batchSize ?? 500);
+    const events = await this.options.read(this.position, this.options.batchSize ?? 500);
     if (events.length === 0) {
       await this.sleep(this.options.idlePollMs ?? 25);
       return;

@@ -5,3 +5,4 @@ export * from './leader-role.js';
 export * from './position-waiters.js';
 export * from './projection-waiter.js';
 export * from './read-your-writes.js';
+export * from './log-reader.js';
