@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { EXIT, runAdmin } from '../../apps/placement-admin/src/cli.js';
 import type { AdminEvent } from '../../libs/placement/src/rebuild/admin-events.js';
+import { createTestDatabase } from '../support/database.js';
 import { startTestApp, TestApp } from '../support/test-app.js';
 
 jest.setTimeout(60_000);
@@ -140,6 +141,23 @@ describe('placement-admin: verify, rebuild and status against a running API', ()
     const json = JSON.parse((await admin(app, ['status', '--json'])).out);
     expect(json.projections.every((p: { lag: number }) => p.lag === 0)).toBe(true);
     expect(json.rebuildRunning).toBe(false);
+  });
+
+  it('describes a database no server has started on, creating nothing', async () => {
+    const empty = await createTestDatabase('pl_e2e');
+    try {
+      const lines: string[] = [];
+      const code = await runAdmin(['status'], { DATABASE_URL: empty.url }, { out: (l) => lines.push(l), err: (l) => lines.push(l) });
+      expect(code).toBe(EXIT.ok);
+      expect(lines[0]).toMatch(/^log: 0 events, empty;/);
+      expect(lines).toContain('read models: not created yet (start the server or run `rebuild` once)');
+      const client = new Client({ connectionString: empty.url });
+      await client.connect();
+      expect((await client.query(`SELECT count(*)::int AS n FROM pg_tables WHERE schemaname IN ('public', 'read_models')`)).rows[0].n).toBe(0);
+      await client.end();
+    } finally {
+      await empty.drop();
+    }
   });
 
   it('explains its usage, and refuses what it does not know', async () => {

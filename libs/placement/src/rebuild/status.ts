@@ -79,6 +79,9 @@ export async function readStatus(pool: Pool, projections: readonly Projection[] 
 }
 
 async function readLog(pool: Pool): Promise<LogStatus> {
+  const { rows: [log] } = await pool.query(`SELECT to_regclass('public.es_events') IS NOT NULL AS found, pg_snapshot_xmin(pg_current_snapshot())::text AS readable`);
+  // A database no server has started on: no log yet, which is an answer, not an error.
+  if (!log.found) return { events: 0, head: null, readableBelow: log.readable };
   const { rows } = await pool.query(
     `SELECT (SELECT count(*) FROM es_events) AS events, pg_snapshot_xmin(pg_current_snapshot())::text AS readable,
             h.commit, h.position
