@@ -1,4 +1,6 @@
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
 import { Client } from 'pg';
 import { EXIT, runAdmin } from '../../apps/placement-admin/src/cli.js';
 import type { AdminEvent } from '../../libs/placement/src/rebuild/admin-events.js';
@@ -6,6 +8,18 @@ import { createTestDatabase } from '../support/database.js';
 import { startTestApp, TestApp } from '../support/test-app.js';
 
 jest.setTimeout(60_000);
+
+/** The built command (`npm run build`), as `npm run admin` runs it; TEST_ADMIN_ENTRY points at another build. */
+const ADMIN_ENTRY = process.env.TEST_ADMIN_ENTRY
+  ? resolve(process.env.TEST_ADMIN_ENTRY)
+  : resolve(__dirname, '../../dist/apps/placement-admin/src/main.js');
+
+function adminProcess(args: string[], databaseUrl: string): Promise<{ code: number | null; stdout: string }> {
+  const child = spawn(process.execPath, [ADMIN_ENTRY, ...args], { env: { ...process.env, DATABASE_URL: databaseUrl }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  return new Promise((done) => child.on('exit', (code) => done({ code, stdout })));
+}
 
 /** The CLI as `npm run admin -- <args>` runs it, in this process: its exit code and its lines. */
 async function admin(app: TestApp, args: string[], observe?: (event: AdminEvent) => Promise<void>) {
@@ -79,6 +93,10 @@ describe('placement-admin: verify, rebuild and status against a running API', ()
     expect(result.out).toContain('rm_inventories: DRIFT: 0 missing, 0 extra, 1 different');
     expect(result.out).toContain(`different provider_uuid="${other}" resource_class="VCPU": total expected 64, found 999`);
     expect(result.out).toMatch(/verify: DRIFT in 2 of \d+ tables/);
+
+    const built = await adminProcess(['verify'], app.databaseUrl);
+    expect(built.stdout).toContain('rm_allocations: DRIFT: 1 missing');
+    expect(built.code).toBe(1);
   });
 
   it('rebuilds while the API keeps answering reads and writes, and the drift is gone', async () => {
