@@ -28,7 +28,7 @@ export async function startAsyncProjections(
         read: databaseLocalReader(database.pool),
         projections: ALL_PROJECTIONS,
         onRole: (role) => log.info({ role }, `projector: ${role}`),
-        onError: (error) => log.warn({ err: error }, 'projector: connection lost; standing by again'),
+        onError: (error) => log.warn({ err: error }, 'projector: a batch or the connection failed; reconnecting, then leading again or standing by'),
       })
     : undefined;
   projector?.start();

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { openDatabase } from '../../../libs/placement/src/index.js';
-import { AsyncProjector, databaseLocalReader } from '../../../libs/placement/src/projector/index.js';
+import { AsyncProjector, databaseLocalReader, LogReader, storeReader } from '../../../libs/placement/src/projector/index.js';
 import { ALL_PROJECTIONS } from '../../../projections/index.js';
 import { createLogger } from '../../placement-api/src/operations/logger.js';
 import { projectorSettings } from './settings.js';
@@ -20,15 +20,16 @@ async function main(): Promise<void> {
   logger.level = settings.logLevel;
   // Opening runs the read models' migrations (under their lock) like a starting API, and adds no inline projector.
   const database = await openDatabase(settings.databaseUrl, 2, 'async');
+  const log = settings.kurrentDbUrl ? await kurrentLog(settings.kurrentDbUrl) : undefined;
   const projector = new AsyncProjector({
     url: settings.databaseUrl,
-    read: databaseLocalReader(database.pool),
+    read: log?.read ?? databaseLocalReader(database.pool),
     projections: ALL_PROJECTIONS,
     batchSize: settings.batchSize,
     standbyPollMs: settings.standbyPollMs,
     onRole: (role) => logger.info({ role, pid: process.pid }, `projector: ${role}`),
     onBatch: (events, position) => logger.debug({ events, position: `${position.commit}:${position.prepare}` }, 'projector: batch committed'),
-    onError: (error) => logger.warn({ err: error }, 'projector: connection lost; standing by again'),
+    onError: (error) => logger.warn({ err: error }, 'projector: a batch or the connection failed; reconnecting, then leading again or standing by'),
   });
   projector.start();
   let stopping = false;
@@ -37,11 +38,23 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info(`${signal}: finishing the batch in hand and stopping`);
     await projector.stop();
+    await log?.close();
     await database.close();
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+/**
+ * The log in KurrentDB: read from $all (no gaps to wait for there), positions and checkpoints
+ * in KurrentDB's terms. Loaded only here, since the client takes half a second to load.
+ */
+async function kurrentLog(url: string): Promise<{ read: LogReader; close(): Promise<void> }> {
+  const { KurrentEventStore } = await import('../../../libs/event-store/src/kurrent/index.js');
+  const store = KurrentEventStore.connect(url);
+  await store.assertCapabilities();
+  return { read: storeReader(store), close: () => store.close() };
 }
 
 main().catch((error) => {

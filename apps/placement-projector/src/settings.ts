@@ -5,6 +5,8 @@ export interface ProjectorSettings {
   readonly logLevel: LogLevel;
   readonly batchSize: number;
   readonly standbyPollMs: number;
+  /** Where the log is read from: the API's PLACEMENT_EVENT_STORE and PLACEMENT_KURRENTDB_URL. */
+  readonly kurrentDbUrl: string | undefined;
 }
 
 /** The projector's environment; a message instead when it cannot start. */
@@ -24,5 +26,8 @@ export function projectorSettings(env: NodeJS.ProcessEnv): ProjectorSettings | s
   if (!Number.isInteger(standbyPollMs) || standbyPollMs < 50 || standbyPollMs > 60_000) {
     return `PLACEMENT_PROJECTOR_STANDBY_POLL_MS must be an integer from 50 to 60000, not "${env.PLACEMENT_PROJECTOR_STANDBY_POLL_MS}"`;
   }
-  return { databaseUrl, logLevel, batchSize, standbyPollMs };
+  const store = env.PLACEMENT_EVENT_STORE || 'postgres';
+  if (store !== 'postgres' && store !== 'kurrentdb') return `PLACEMENT_EVENT_STORE must be postgres or kurrentdb, not "${store}"`;
+  if (store === 'kurrentdb' && !env.PLACEMENT_KURRENTDB_URL) return 'PLACEMENT_EVENT_STORE=kurrentdb needs PLACEMENT_KURRENTDB_URL';
+  return { databaseUrl, logLevel, batchSize, standbyPollMs, kurrentDbUrl: store === 'kurrentdb' ? env.PLACEMENT_KURRENTDB_URL : undefined };
 }
