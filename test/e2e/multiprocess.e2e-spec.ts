@@ -3,6 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { createTestDatabase, TestDatabase } from '../support/database.js';
 import { SERVER_ENTRY, ServerProcess, startServerProcess } from '../support/server-process.js';
+import { startTestApp, TestApp } from '../support/test-app.js';
+import { AsyncProjector, databaseLocalReader } from '../../libs/placement/src/projector/index.js';
+import { ALL_PROJECTIONS } from '../../projections/index.js';
 
 jest.setTimeout(240_000);
 
@@ -160,5 +163,45 @@ describe('several API processes and a projector with a standby, on one PostgreSQ
     }
     const { rows } = await db.query('SELECT count(DISTINCT consumer_uuid)::int AS n FROM read_models.rm_allocations');
     expect(rows[0].n).toBe(acknowledged.size);
+  });
+});
+
+describe('asynchronous projections with the projector stopped, then started', () => {
+  let app: TestApp;
+  const first = randomUUID(), second = randomUUID();
+
+  beforeAll(async () => {
+    app = await startTestApp({ PLACEMENT_PROJECTIONS: 'async', PLACEMENT_PROJECTOR: 'off', PLACEMENT_PROJECTION_WAIT_MS: '300' });
+  });
+  afterAll(() => app.close());
+
+  it('answers 503 in upstream\'s shape when the read models do not catch up, saying the write was saved', async () => {
+    const reply = await app.request('POST', '/resource_providers', { body: { uuid: first, name: 'same-name' }, version: '1.39' });
+    expect(reply.status).toBe(503);
+    expect(reply.body.errors[0]).toMatchObject({ status: 503, title: 'Service Unavailable' });
+    expect(reply.body.errors[0].detail).toContain('The change was saved, but the read models did not catch up with it within 300 ms');
+  });
+
+  it('refuses a second provider of the same name before the first is projected (the name guard), as upstream\'s 409', async () => {
+    const reply = await app.request('POST', '/resource_providers', { body: { uuid: second, name: 'same-name' }, version: '1.39' });
+    expect(reply.status).toBe(409);
+    expect(reply.body.errors[0].code).toBe('placement.duplicate_name');
+  });
+
+  it('shows the saved write once a projector runs', async () => {
+    const { Pool } = await import('pg');
+    const pool = new Pool({ connectionString: app.databaseUrl, max: 2 });
+    const projector = new AsyncProjector({ url: app.databaseUrl, read: databaseLocalReader(pool), projections: ALL_PROJECTIONS });
+    projector.start();
+    try {
+      await until('the provider is projected', async () => (await app.request('GET', `/resource_providers/${first}`)).status === 200);
+      expect((await app.request('GET', `/resource_providers/${second}`)).status).toBe(404);
+      const renamed = await app.request('PUT', `/resource_providers/${first}`, { body: { name: 'renamed' }, version: '1.39' });
+      expect(renamed.status).toBe(200);
+      expect((await app.request('GET', '/resource_providers?name=renamed')).body.resource_providers.map((p: { uuid: string }) => p.uuid)).toEqual([first]);
+    } finally {
+      await projector.stop();
+      await pool.end();
+    }
   });
 });
