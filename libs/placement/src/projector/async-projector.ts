@@ -2,7 +2,7 @@ import { Client } from 'pg';
 import type { LogPosition } from '../../../event-store/src/index.js';
 import type { Projection } from '../../../../projections/runner/projection.js';
 import { READ_MODELS_SCHEMA, searchPathOption } from '../persistence/read-model-schema.js';
-import { applyBatch } from './apply-batch.js';
+import { applyBatch, BEHIND } from './apply-batch.js';
 import { resumePosition } from './batch-plan.js';
 import { readCheckpoints } from './checkpoint-rows.js';
 import { LeaderRole, LeaderSignal, nextRole } from './leader-role.js';
@@ -36,6 +36,8 @@ export class AsyncProjector {
   private client: Client | undefined;
   private running: Promise<void> | undefined;
   private wake: (() => void) | undefined;
+  /** Where the next batch is read from; undefined: from the checkpoints. */
+  private position: LogPosition | undefined;
 
   constructor(private readonly options: AsyncProjectorOptions) {}
 
@@ -99,8 +101,6 @@ export class AsyncProjector {
     else await this.sleep(this.options.standbyPollMs ?? 1000);
   }
 
-  private position: LogPosition | undefined;
-
   private async projectOnce(): Promise<void> {
     const names = this.options.projections.map((projection) => projection.name);
     // Read again on every takeover: the previous leader may have committed batches meanwhile.
@@ -110,7 +110,11 @@ export class AsyncProjector {
       await this.sleep(this.options.idlePollMs ?? 25);
       return;
     }
-    const reached = await applyBatch(this.client!, this.options.projections, events);
+    const reached = await applyBatch(this.client!, this.options.projections, this.position, events);
+    if (reached === BEHIND) {
+      this.position = undefined;
+      return;
+    }
     this.position = reached ?? this.position;
     this.options.onBatch?.(events.length, this.position);
   }
