@@ -136,7 +136,7 @@ const cache = new SummaryCache();
 export function presentCandidates(result: CandidateResult, request: CandidateRequest, version: Version): Buffer {
   const shape = shapeOf(version);
   const texts = new ResourcesText();
-  const out = new AsciiWriter((result.candidates.length + result.summaries.length) * 256 + 64);
+  const out = new AsciiWriter((result.candidates.length + result.summaries.length) * 320 + 64);
   out.text('{"allocation_requests":[');
   const key = `${shape.dictForm}${shape.mappings}${shape.traits}${shape.tree}`;
   result.candidates.forEach((candidate, i) => {
