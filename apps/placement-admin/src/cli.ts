@@ -4,6 +4,7 @@ import { READ_MODELS_SCHEMA, searchPathOption } from '../../../libs/placement/sr
 import { AdminEvent, Reporter } from '../../../libs/placement/src/rebuild/admin-events.js';
 import { formatCount, formatDuration } from '../../../libs/placement/src/rebuild/progress.js';
 import { rebuildReadModels } from '../../../libs/placement/src/rebuild/rebuild.js';
+import { hasDrift } from '../../../libs/placement/src/rebuild/row-diff.js';
 import { readStatus } from '../../../libs/placement/src/rebuild/status.js';
 import { verifyReadModels } from '../../../libs/placement/src/rebuild/verify.js';
 import { formatEvent, formatStatus, formatTableDiff } from './format.js';
@@ -82,7 +83,7 @@ async function verify(url: string, io: AdminIo, report: Reporter, sql: boolean, 
     } else {
       for (const table of result.tables) for (const line of formatTableDiff(table)) io.out(line);
       for (const table of result.unchecked) io.out(`${table}: not checked (no replay accounts for it)`);
-      const drifted = result.tables.filter((t) => t.missing.length + t.extra.length + t.different.length > 0).length;
+      const drifted = result.tables.filter(hasDrift).length;
       io.out(result.drift
         ? `verify: DRIFT in ${drifted} of ${result.tables.length} tables (${formatCount(result.events)} events replayed in ${formatDuration(result.seconds)})`
         : `verify: the read models match the log (${formatCount(result.events)} events, ${result.tables.length} tables, ${formatDuration(result.seconds)})`);

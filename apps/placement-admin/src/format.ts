@@ -24,14 +24,14 @@ const showRow = (row: Row) => Object.entries(row).map(([column, value]) => `${co
 export function formatTableDiff(diff: TableDiff): string[] {
   const counts = `${formatCount(diff.expectedRows)} rows expected, ${formatCount(diff.actualRows)} found`;
   if (!hasDrift(diff)) return [`${diff.table}: ok (${counts})`];
-  const lines = [`${diff.table}: DRIFT: ${diff.missing.length} missing, ${diff.extra.length} extra, ${diff.different.length} different (${counts})`];
-  const sample = <T>(kind: string, items: readonly T[], line: (item: T) => string) => {
+  const lines = [`${diff.table}: DRIFT: ${diff.missingCount} missing, ${diff.extraCount} extra, ${diff.differentCount} different (${counts})`];
+  const sample = <T>(kind: string, count: number, items: readonly T[], line: (item: T) => string) => {
     for (const item of items.slice(0, SAMPLES)) lines.push(`  ${kind} ${line(item)}`);
-    if (items.length > SAMPLES) lines.push(`  ... and ${items.length - SAMPLES} more ${kind} rows`);
+    if (count > SAMPLES) lines.push(`  ... and ${formatCount(count - SAMPLES)} more ${kind} rows`);
   };
-  sample('missing', diff.missing, showRow);
-  sample('extra', diff.extra, showRow);
-  sample('different', diff.different, (d) =>
+  sample('missing', diff.missingCount, diff.missing, showRow);
+  sample('extra', diff.extraCount, diff.extra, showRow);
+  sample('different', diff.differentCount, diff.different, (d) =>
     `${showRow(d.key)}: ${d.columns.map((c) => `${c.column} expected ${show(c.expected)}, found ${show(c.actual)}`).join('; ')}`);
   return lines;
 }

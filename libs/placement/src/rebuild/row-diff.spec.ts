@@ -1,5 +1,5 @@
 import { comparable } from './comparison-rules.js';
-import { canonical, diffTable, hasDrift } from './row-diff.js';
+import { canonical, diffTable, hasDrift, SAMPLES, TableComparison } from './row-diff.js';
 
 const table = (columns: string[], rows: unknown[][]) => ({ table: 't', columns, rows });
 
@@ -20,7 +20,7 @@ describe('diffTable', () => {
     const expected = table(columns, [['a', 'VCPU', 8, at], ['b', 'VCPU', 4, at]]);
     const actual = table(columns, [['a', 'VCPU', 999, at], ['c', 'VCPU', 4, at]]);
     expect(diffTable(['provider', 'rc'], expected, actual)).toEqual({
-      table: 't', expectedRows: 2, actualRows: 2,
+      table: 't', expectedRows: 2, actualRows: 2, missingCount: 1, extraCount: 1, differentCount: 1,
       missing: [{ provider: 'b', rc: 'VCPU', total: 4, at }],
       extra: [{ provider: 'c', rc: 'VCPU', total: 4, at }],
       different: [{ key: { provider: 'a', rc: 'VCPU' }, columns: [{ column: 'total', expected: 8, actual: 999 }] }],
@@ -37,6 +37,17 @@ describe('diffTable', () => {
     const expected = table(['k', 'parent', 'at'], [['a', 'p', at]]);
     const actual = table(['k', 'parent', 'at'], [['a', null, new Date(at.getTime() + 1)]]);
     expect(diffTable(['k'], expected, actual).different[0].columns.map((c) => c.column)).toEqual(['parent', 'at']);
+  });
+
+  it('takes the live rows in chunks, as a cursor reads them, and keeps only samples of a big drift', () => {
+    const expected = table(['k'], Array.from({ length: SAMPLES + 50 }, (_, i) => [i]));
+    const comparison = new TableComparison(['k'], expected, ['k']);
+    comparison.compare([[0], [1]]);
+    comparison.compare([[2], [-1]]);
+    const diff = comparison.finish();
+    expect(diff).toMatchObject({ actualRows: 4, missingCount: SAMPLES + 47, extraCount: 1, differentCount: 0 });
+    expect(diff.missing).toHaveLength(SAMPLES);
+    expect(diff.missing[0]).toEqual({ k: 3 });
   });
 
   it('refuses to compare with a table lacking one of the expected columns', () => {

@@ -13,17 +13,26 @@ export interface RowDifference {
   readonly columns: readonly ColumnDifference[];
 }
 
-/** A table's drift: rows the log implies but the table lacks, rows it should not hold, rows that differ. */
+/**
+ * A table's drift: rows the log implies but the table lacks, rows it should not hold, rows that
+ * differ. The counts are complete; the rows kept are the first SAMPLES of each kind, so a table
+ * that lost everything still fits in memory.
+ */
 export interface TableDiff {
   readonly table: string;
   readonly expectedRows: number;
   readonly actualRows: number;
+  readonly missingCount: number;
+  readonly extraCount: number;
+  readonly differentCount: number;
   readonly missing: readonly Row[];
   readonly extra: readonly Row[];
   readonly different: readonly RowDifference[];
 }
 
-export const hasDrift = (diff: TableDiff) => diff.missing.length + diff.extra.length + diff.different.length > 0;
+export const SAMPLES = 100;
+
+export const hasDrift = (diff: TableDiff) => diff.missingCount + diff.extraCount + diff.differentCount > 0;
 
 /**
  * One spelling per value, whichever side it came from: a Date and the same instant read back,
@@ -44,37 +53,82 @@ function sortKeys(value: unknown): unknown {
 
 /** Compares two versions of a table row by row on `key`, over the expected side's columns. */
 export function diffTable(key: readonly string[], expected: TableRows, actual: TableRows): TableDiff {
-  const columns = expected.columns;
-  const actualIndex = columns.map((column) => actual.columns.indexOf(column));
-  const missingColumn = columns.find((_, i) => actualIndex[i] < 0);
-  if (missingColumn) throw new Error(`${actual.table} has no column ${missingColumn}`);
-  const keyIndex = key.map((column) => columns.indexOf(column));
-  const asRow = (values: readonly unknown[]): Row => Object.fromEntries(columns.map((column, i) => [column, values[i]]));
-  const aligned = (row: readonly unknown[]) => actualIndex.map((i) => row[i]);
-  const keyOf = (values: readonly unknown[]) => JSON.stringify(keyIndex.map((i) => canonical(values[i])));
+  const comparison = new TableComparison(key, expected, actual.columns);
+  comparison.compare(actual.rows);
+  return comparison.finish();
+}
 
-  const pending = new Map<string, (readonly unknown[])[]>();
-  for (const row of actual.rows) {
-    const values = aligned(row);
-    const k = keyOf(values);
-    const list = pending.get(k);
-    if (list) list.push(values);
-    else pending.set(k, [values]);
+/**
+ * The expected rows indexed by key; the actual rows fed in chunks as a cursor reads them, so
+ * only one side of a big table is ever in memory.
+ */
+export class TableComparison {
+  private readonly byKey = new Map<string, number | number[]>();
+  private readonly matched: Uint8Array;
+  private readonly actualIndex: number[];
+  private readonly keyIndex: number[];
+  private actualRows = 0;
+  private extraCount = 0;
+  private differentCount = 0;
+  private readonly extra: Row[] = [];
+  private readonly different: RowDifference[] = [];
+
+  constructor(key: readonly string[], private readonly expected: TableRows, actualColumns: readonly string[]) {
+    const columns = expected.columns;
+    this.actualIndex = columns.map((column) => actualColumns.indexOf(column));
+    const missingColumn = columns.find((_, i) => this.actualIndex[i] < 0);
+    if (missingColumn) throw new Error(`${expected.table} has no column ${missingColumn}`);
+    this.keyIndex = key.map((column) => columns.indexOf(column));
+    this.matched = new Uint8Array(expected.rows.length);
+    expected.rows.forEach((row, index) => {
+      const k = this.keyOf(row);
+      const seen = this.byKey.get(k);
+      if (seen === undefined) this.byKey.set(k, index);
+      else this.byKey.set(k, [...(typeof seen === 'number' ? [seen] : seen), index]);
+    });
   }
-  const missing: Row[] = [], different: RowDifference[] = [];
-  for (const row of expected.rows) {
-    const k = keyOf(row);
-    const candidates = pending.get(k);
-    const found = candidates?.shift();
-    if (candidates && candidates.length === 0) pending.delete(k);
-    if (!found) {
-      missing.push(asRow(row));
-      continue;
+
+  compare(rows: readonly (readonly unknown[])[]): void {
+    const columns = this.expected.columns;
+    for (const raw of rows) {
+      this.actualRows++;
+      const row = this.actualIndex.map((i) => raw[i]);
+      const candidates = this.byKey.get(this.keyOf(row));
+      const index = typeof candidates === 'number'
+        ? (this.matched[candidates] ? undefined : candidates)
+        : candidates?.find((i) => !this.matched[i]);
+      if (index === undefined) {
+        if (this.extraCount++ < SAMPLES) this.extra.push(this.asRow(row));
+        continue;
+      }
+      this.matched[index] = 1;
+      const wanted = this.expected.rows[index];
+      const changed = columns.flatMap((column, i) =>
+        canonical(wanted[i]) === canonical(row[i]) ? [] : [{ column, expected: wanted[i], actual: row[i] }]);
+      if (changed.length > 0 && this.differentCount++ < SAMPLES) {
+        this.different.push({ key: Object.fromEntries(this.keyIndex.map((i) => [columns[i], wanted[i]])), columns: changed });
+      }
     }
-    const changed = columns.flatMap((column, i) =>
-      canonical(row[i]) === canonical(found[i]) ? [] : [{ column, expected: row[i], actual: found[i] }]);
-    if (changed.length > 0) different.push({ key: Object.fromEntries(keyIndex.map((i) => [columns[i], row[i]])), columns: changed });
   }
-  const extra = [...pending.values()].flat().map(asRow);
-  return { table: expected.table, expectedRows: expected.rows.length, actualRows: actual.rows.length, missing, extra, different };
+
+  finish(): TableDiff {
+    const missing: Row[] = [];
+    let missingCount = 0;
+    this.expected.rows.forEach((row, index) => {
+      if (!this.matched[index] && missingCount++ < SAMPLES) missing.push(this.asRow(row));
+    });
+    return {
+      table: this.expected.table, expectedRows: this.expected.rows.length, actualRows: this.actualRows,
+      missingCount, extraCount: this.extraCount, differentCount: this.differentCount,
+      missing, extra: this.extra, different: this.different,
+    };
+  }
+
+  private keyOf(values: readonly unknown[]): string {
+    return JSON.stringify(this.keyIndex.map((i) => canonical(values[i])));
+  }
+
+  private asRow(values: readonly unknown[]): Row {
+    return Object.fromEntries(this.expected.columns.map((column, i) => [column, values[i]]));
+  }
 }

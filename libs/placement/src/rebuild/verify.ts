@@ -7,8 +7,8 @@ import { comparable } from './comparison-rules.js';
 import { LogSnapshot } from './log/log-snapshot.js';
 import { TableRows, withStandardNames } from './memory/table-rows.js';
 import { replayIntoMemory, replayThroughSql } from './replay.js';
-import { diffTable, hasDrift, TableDiff } from './row-diff.js';
-import { dropSchema, TableShape, tableShapes } from './schema/schema-admin.js';
+import { diffTable, hasDrift, TableComparison, TableDiff } from './row-diff.js';
+import { dropSchema, qualified, quoteIdent, TableShape, tableShapes } from './schema/schema-admin.js';
 import { readTable } from './schema/table-reader.js';
 import { planReplay, prepareTargetSchema } from './target-schema.js';
 
@@ -53,13 +53,15 @@ export async function verifyReadModels(pool: Pool, url: string, options: VerifyO
       ({ expected, events } = await replayInScratch(pool, url, log, projections, report));
     }
     const tables: TableDiff[] = [];
-    for (const table of expected) {
+    for (let i = 0; i < expected.length; i++) {
+      const table = expected[i];
       const shape = live.get(table.table);
-      const actual = shape ? await readTable(reader, READ_MODELS_SCHEMA, shape, table.columns) : { ...table, rows: [] };
-      tables.push(diffTable(shape?.key ?? table.columns, comparable(table), comparable(actual)));
+      tables.push(shape ? await compareWithLive(reader, shape, table) : diffTable(table.columns, table, { ...table, rows: [] }));
+      // Let the garbage collector have each table once compared: a big log's rows fill the heap twice over.
+      (expected as (TableRows | null)[])[i] = null;
     }
     await log.close();
-    const checked = new Set(expected.map((table) => table.table));
+    const checked = new Set(tables.map((table) => table.table));
     return {
       mode: plan.kind, events, seconds: (performance.now() - started) / 1000, tables,
       unchecked: [...live.keys()].filter((table) => !checked.has(table)), drift: tables.some(hasDrift),
@@ -70,6 +72,22 @@ export async function verifyReadModels(pool: Pool, url: string, options: VerifyO
   } finally {
     reader.release();
   }
+}
+
+/** Streams the live table through a cursor against the expected rows; whole only where ranks need every row. */
+async function compareWithLive(reader: PoolClient, shape: TableShape, table: TableRows): Promise<TableDiff> {
+  if (comparable(table) !== table) {
+    return diffTable(shape.key, comparable(table), comparable(await readTable(reader, READ_MODELS_SCHEMA, shape, table.columns)));
+  }
+  const comparison = new TableComparison(shape.key, table, table.columns);
+  await reader.query(`DECLARE live_rows NO SCROLL CURSOR FOR SELECT ${table.columns.map(quoteIdent).join(', ')} FROM ${qualified(READ_MODELS_SCHEMA, shape.table)}`);
+  for (;;) {
+    const { rows } = await reader.query<unknown[]>({ text: 'FETCH 50000 FROM live_rows', rowMode: 'array' });
+    if (rows.length === 0) break;
+    comparison.compare(rows);
+  }
+  await reader.query('CLOSE live_rows');
+  return comparison.finish();
 }
 
 async function standardTraitTimes(reader: PoolClient): Promise<Map<string, Date | null>> {
