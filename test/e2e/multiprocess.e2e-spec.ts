@@ -164,6 +164,17 @@ describe('several API processes and a projector with a standby, on one PostgreSQ
     const { rows } = await db.query('SELECT count(DISTINCT consumer_uuid)::int AS n FROM read_models.rm_allocations');
     expect(rows[0].n).toBe(acknowledged.size);
   });
+
+  it('creates one provider when both APIs are asked for the same name at once; the projector goes on', async () => {
+    const replies = await Promise.all(Array.from({ length: 6 }, (_, i) =>
+      call(apis[i % 2].url, 'POST', '/resource_providers', { uuid: randomUUID(), name: 'raced-name' })));
+    expect(replies.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409, 409]);
+    for (const reply of replies.filter((r) => r.status === 409)) expect(reply.body.errors[0].code).toBe('placement.duplicate_name');
+    for (const api of apis) {
+      expect((await ok(api.url, 'GET', '/resource_providers?name=raced-name')).resource_providers).toHaveLength(1);
+    }
+    await ok(apis[1].url, 'POST', '/resource_providers', { uuid: randomUUID(), name: 'after-the-race' });
+  });
 });
 
 describe('asynchronous projections with the projector stopped, then started', () => {
