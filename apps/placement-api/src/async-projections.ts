@@ -1,6 +1,6 @@
 import type { EventStore } from '../../../libs/event-store/src/index.js';
 import type { Database } from '../../../libs/placement/src/index.js';
-import { AsyncProjector, databaseLocalReader, awaitingProjections, ProjectionWaiter } from '../../../libs/placement/src/projector/index.js';
+import { AsyncProjector, databaseLocalReader, awaitingProjections, LogReader, ProjectionWaiter } from '../../../libs/placement/src/projector/index.js';
 import { ALL_PROJECTIONS } from '../../../projections/index.js';
 import type { ProjectionsConfig } from './config.js';
 import type { Operations } from './operations/operations.js';
@@ -15,9 +15,11 @@ export interface AsyncProjections {
 /**
  * PLACEMENT_PROJECTIONS=async in the API: writes reply once the projector has passed them,
  * and (PLACEMENT_PROJECTOR=embedded) this process is one of the projector's candidates.
+ * `read` is where the projector reads the log: PostgreSQL's es_events unless given (KurrentDB's $all).
  */
 export async function startAsyncProjections(
   config: ProjectionsConfig, url: string, database: Database, operations: Operations,
+  read: LogReader = databaseLocalReader(database.pool),
 ): Promise<AsyncProjections> {
   const log = operations.logger;
   const waiter = new ProjectionWaiter({ url, pool: database.pool, projections: ALL_PROJECTIONS.map((p) => p.name) });
@@ -25,7 +27,7 @@ export async function startAsyncProjections(
   const projector = config.projector === 'embedded'
     ? new AsyncProjector({
         url,
-        read: databaseLocalReader(database.pool),
+        read,
         projections: ALL_PROJECTIONS,
         onRole: (role) => log.info({ role }, `projector: ${role}`),
         onError: (error) => log.warn({ err: error }, 'projector: a batch or the connection failed; reconnecting, then leading again or standing by'),

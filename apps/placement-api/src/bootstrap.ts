@@ -13,6 +13,8 @@ import { createLogger, Logger, NestPinoLogger } from './operations/logger.js';
 import { Operations } from './operations/operations.js';
 import { installRequestObserver } from './operations/request-observer.js';
 import { startAsyncProjections } from './async-projections.js';
+import type { EventStore } from '../../../libs/event-store/src/index.js';
+import { storeReader } from '../../../libs/placement/src/projector/index.js';
 
 export interface RunningApp {
   readonly app: NestFastifyApplication;
@@ -22,17 +24,30 @@ export interface RunningApp {
   close(): Promise<void>;
 }
 
+/** The log kept outside PostgreSQL (KurrentDB's adapter); the app closes it when it stops. */
+export type ExternalLog = EventStore & { close(): Promise<void> };
+
 /**
  * Builds the API over a database URL; used by main.ts and by the e2e tests alike.
  * `logger` receives the JSON logs (requests and the app's own); false silences them.
+ * With PLACEMENT_EVENT_STORE=kurrentdb the log is `externalLog` when given (specs pass the
+ * adapter over an in-memory client), else a connection to PLACEMENT_KURRENTDB_URL; the read
+ * models stay in the database either way, fed by the asynchronous projector from the log's $all.
  */
-export async function createApp(config: AppConfig, databaseUrl: string, logger: Logger | false = createLogger(config.logLevel)): Promise<RunningApp> {
+export async function createApp(
+  config: AppConfig, databaseUrl: string, logger: Logger | false = createLogger(config.logLevel), externalLog?: ExternalLog,
+): Promise<RunningApp> {
   const operations = new Operations(logger || createLogger('silent'), ALL_PROJECTIONS.map((projection) => projection.name));
+  const log = externalLog ?? (config.eventStore.kind === 'kurrentdb' ? await connectKurrentLog(config.eventStore.url) : undefined);
+  if (log && config.projections.mode !== 'async') {
+    await log.close();
+    throw new Error('a log outside PostgreSQL needs PLACEMENT_PROJECTIONS=async: inline projections run in the append\'s PostgreSQL transaction');
+  }
   const opened = await openDatabase(databaseUrl, config.dbPoolSize, config.projections.mode);
   const projections = config.projections.mode === 'async'
-    ? await startAsyncProjections(config.projections, databaseUrl, opened, operations)
+    ? await startAsyncProjections(config.projections, databaseUrl, opened, operations, log && storeReader(log))
     : undefined;
-  const instrumented = instrumentAppends(opened.eventStore, operations.metrics);
+  const instrumented = instrumentAppends(log ?? opened.eventStore, operations.metrics);
   const database: Database = { ...opened, eventStore: projections ? projections.awaiting(instrumented) : instrumented };
   const routes = new RouteTable();
   const adapter = new FastifyAdapter({ routerOptions: { maxParamLength: 500 }, clientErrorHandler: placementClientError });
@@ -53,7 +68,14 @@ export async function createApp(config: AppConfig, databaseUrl: string, logger: 
         await app.close();
         await projections?.close();
         await database.close();
+        await log?.close();
       });
     },
   };
+}
+
+async function connectKurrentLog(url: string): Promise<ExternalLog> {
+  // Loaded only here: the KurrentDB client and its native module take half a second to load.
+  const { KurrentEventStore } = await import('../../../libs/event-store/src/kurrent/kurrent-event-store.js');
+  return KurrentEventStore.connect(url);
 }

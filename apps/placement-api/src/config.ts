@@ -45,9 +45,13 @@ export interface ProjectionsConfig {
   readonly waitMs: number;
 }
 
-function projections(env: NodeJS.ProcessEnv): ProjectionsConfig {
-  const mode = env.PLACEMENT_PROJECTIONS || 'inline';
+function projections(env: NodeJS.ProcessEnv, log: EventStoreConfig['kind']): ProjectionsConfig {
+  // Inline projections run in the append's PostgreSQL transaction, which a KurrentDB append has not.
+  const mode = env.PLACEMENT_PROJECTIONS || (log === 'kurrentdb' ? 'async' : 'inline');
   if (mode !== 'inline' && mode !== 'async') throw new ConfigError(`PLACEMENT_PROJECTIONS must be inline or async, not "${mode}"`);
+  if (log === 'kurrentdb' && mode === 'inline') {
+    throw new ConfigError('PLACEMENT_EVENT_STORE=kurrentdb needs PLACEMENT_PROJECTIONS=async (or unset): inline projections need the log in PostgreSQL');
+  }
   const projector = env.PLACEMENT_PROJECTOR || (mode === 'async' ? 'embedded' : 'off');
   if (projector !== 'embedded' && projector !== 'off') throw new ConfigError(`PLACEMENT_PROJECTOR must be embedded or off, not "${projector}"`);
   if (mode === 'inline' && projector === 'embedded') {
@@ -169,7 +173,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: logLevel(env),
     shutdownGraceSeconds: int(env, 'PLACEMENT_SHUTDOWN_GRACE_SECONDS', 10, 0, 3600),
     eventStore: eventStore(env),
-    projections: projections(env),
+    projections: projections(env, eventStore(env).kind),
     workers: int(env, 'PLACEMENT_WORKERS', 1, 1, 256),
   };
 }

@@ -22,7 +22,7 @@ async function main(): Promise<void> {
     throw error;
   }
   logger.level = config.logLevel;
-  if (config.eventStore.kind === 'kurrentdb') await refuseKurrentDbForNow(config.eventStore.url);
+  if (config.eventStore.kind === 'kurrentdb') await checkKurrentDb(config.eventStore.url);
   let embedded: EmbeddedDatabase | undefined;
   const databaseUrl = config.databaseUrl ?? (embedded = await startEmbeddedPostgres(config.dataDir, config.embeddedPort, log)).url;
   if (config.workers > 1 && cluster.isPrimary) {
@@ -33,7 +33,9 @@ async function main(): Promise<void> {
   }
   const running = await createApp(config, databaseUrl, logger);
   await running.app.listen(config.port, config.host);
-  log(`listening on http://${config.host}:${config.port} (${embedded ? 'embedded PostgreSQL' : 'DATABASE_URL'})`);
+  const where = embedded ? 'embedded PostgreSQL' : 'DATABASE_URL';
+  const logIn = config.eventStore.kind === 'kurrentdb' ? '; the event log in KurrentDB' : '';
+  log(`listening on http://${config.host}:${config.port} (${where}${logIn})`);
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -49,12 +51,10 @@ async function main(): Promise<void> {
 }
 
 /**
- * A server older than KurrentDB 25.1 would lose the atomicity of claims: stop with the check's
- * message. A capable server still stops the start, since the projector that feeds the read
- * models from KurrentDB's $all is not built yet and writing the log there without it would
- * leave every read stale.
+ * A server older than KurrentDB 25.1 would lose the atomicity of claims (no multi-stream
+ * append): stop with the check's message rather than serve with it.
  */
-async function refuseKurrentDbForNow(url: string): Promise<never> {
+async function checkKurrentDb(url: string): Promise<void> {
   // Loaded only here: the KurrentDB client and its native module take half a second to load.
   const { checkKurrentDbAtStartup } = await import('../../../libs/event-store/src/kurrent/startup-check.js');
   try {
@@ -63,11 +63,6 @@ async function refuseKurrentDbForNow(url: string): Promise<never> {
     logger.fatal(`PLACEMENT_EVENT_STORE=kurrentdb: ${(error as Error).message}`);
     process.exit(2);
   }
-  logger.fatal(
-    'PLACEMENT_EVENT_STORE=kurrentdb: the server supports atomic multi-stream appends, but this build cannot serve ' +
-    'from KurrentDB yet (the projector feeding the read models from $all is not part of it); use PLACEMENT_EVENT_STORE=postgres',
-  );
-  process.exit(2);
 }
 
 main().catch((error) => {

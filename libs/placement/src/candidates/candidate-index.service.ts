@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { EVENT_STORE, EventStore, LogPosition, RecordedEvent, START } from '../../../event-store/src/index.js';
+import { EVENT_STORE, EventStore, LogPosition, PostgresEventStore, RecordedEvent, START } from '../../../event-store/src/index.js';
 import { READ_DB, ReadDb } from '../shared/read-db.js';
 import { applyEvent } from './index/apply-event.js';
 import { NameCatalog } from './index/name-catalog.js';
@@ -36,6 +36,10 @@ export class CandidateIndexService implements OnModuleInit {
 
   /** The index reflecting every write acknowledged before this call. */
   async current(): Promise<CandidateView> {
+    if (!(this.store instanceof PostgresEventStore)) {
+      await this.readToEnd();
+      return this.view;
+    }
     let horizon = await readHorizon(this.db);
     const target = horizon.next;
     const deadline = Date.now() + MAX_WAIT_MS;
@@ -50,6 +54,18 @@ export class CandidateIndexService implements OnModuleInit {
       horizon = await readHorizon(this.db);
     }
     return this.view;
+  }
+
+  /**
+   * A log without PostgreSQL's in-flight transactions (KurrentDB's $all) has no gaps: every
+   * acknowledged append is readable at once, so its end is the horizon. A query that arrives
+   * while another reads waits for it, then reads on from there, since that read may have begun
+   * before the query's writes were acknowledged.
+   */
+  private async readToEnd(): Promise<void> {
+    while (this.draining) await this.draining;
+    this.draining = this.readAllOf((from) => this.store.readAll(from, BATCH)).finally(() => (this.draining = null));
+    await this.draining;
   }
 
   /** One reader at a time; concurrent queries share its work. */

@@ -1,6 +1,6 @@
 import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
-import { PostgresEventStore } from '../../../event-store/src/index.js';
+import { EventStore, PostgresEventStore } from '../../../event-store/src/index.js';
 import { ALL_PROJECTIONS, inlineProjector } from '../../../../projections/index.js';
 import { seedStandardNames } from './standard-names.seed.js';
 import { READ_MODELS_SCHEMA, readModelDataSource, underSchemaLock } from './read-model-schema.js';
@@ -10,7 +10,8 @@ import { providerNameGuard } from '../projector/provider-name-guard.js';
 export interface Database {
   readonly dataSource: DataSource;
   readonly pool: Pool;
-  readonly eventStore: PostgresEventStore;
+  /** The log the handlers append to: PostgreSQL's own, or KurrentDB's adapter (bootstrap.ts). */
+  readonly eventStore: EventStore;
   close(): Promise<void>;
 }
 

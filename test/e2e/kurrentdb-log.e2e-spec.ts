@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import { createApp, RunningApp } from '../../apps/placement-api/src/bootstrap.js';
+import { loadConfig } from '../../apps/placement-api/src/config.js';
+import { KurrentEventStore } from '../../libs/event-store/src/kurrent/kurrent-event-store.js';
+import { InMemoryKurrentClient } from '../../libs/event-store/src/kurrent/testing/in-memory-kurrent-client.js';
+import { createTestDatabase, TestDatabase } from '../support/database.js';
+
+jest.setTimeout(60_000);
+
+const HEADERS = { 'x-auth-token': 'admin', 'openstack-api-version': 'placement 1.39', 'content-type': 'application/json' };
+
+/**
+ * PLACEMENT_EVENT_STORE=kurrentdb without a server: the app boots over the KurrentDB adapter
+ * on the client's in-memory model, appends go there, the embedded projector reads its $all
+ * into the read models in PostgreSQL, and reads and candidates see every write.
+ */
+describe('the event log in KurrentDB (adapter over the in-memory client)', () => {
+  let database: TestDatabase;
+  let running: RunningApp;
+  let client: InMemoryKurrentClient;
+  let base: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('pl_e2e');
+    const config = loadConfig({
+      PLACEMENT_AUTH_STRATEGY: 'noauth2', PLACEMENT_EVENT_STORE: 'kurrentdb', PLACEMENT_KURRENTDB_URL: 'kurrentdb://127.0.0.1:2113?tls=false',
+    });
+    client = new InMemoryKurrentClient();
+    running = await createApp(config, database.url, false, new KurrentEventStore(client));
+    await running.app.listen(0, '127.0.0.1');
+    base = `http://127.0.0.1:${(running.app.getHttpServer().address() as { port: number }).port}`;
+  });
+
+  afterAll(async () => {
+    await running?.close();
+    await database?.drop();
+  });
+
+  async function call(method: string, path: string, body?: unknown) {
+    const reply = await fetch(base + path, { method, headers: HEADERS, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await reply.text();
+    return { status: reply.status, body: text ? JSON.parse(text) : undefined };
+  }
+
+  it('serves a create, inventory, claim and read round-trip from a log kept in KurrentDB', async () => {
+    const rp = randomUUID();
+    const consumer = randomUUID();
+    expect((await call('POST', '/resource_providers', { uuid: rp, name: `kdb-${rp}` })).status).toBe(200);
+    const inventory = await call('PUT', `/resource_providers/${rp}/inventories`, {
+      resource_provider_generation: 0, inventories: { VCPU: { total: 8 }, MEMORY_MB: { total: 4096 } },
+    });
+    expect(inventory.status).toBe(200);
+    expect(inventory.body.resource_provider_generation).toBe(1);
+
+    const candidates = await call('GET', '/allocation_candidates?resources=VCPU:2,MEMORY_MB:512');
+    expect(candidates.status).toBe(200);
+    expect(Object.keys(candidates.body.provider_summaries)).toEqual([rp]);
+
+    const claim = await call('PUT', `/allocations/${consumer}`, {
+      allocations: { [rp]: { resources: { VCPU: 2, MEMORY_MB: 512 } } },
+      project_id: randomUUID(), user_id: randomUUID(), consumer_generation: null, consumer_type: 'INSTANCE',
+    });
+    expect([claim.status, claim.body]).toEqual([204, undefined]);
+
+    const usages = await call('GET', `/resource_providers/${rp}/usages`);
+    expect(usages.body).toEqual({ resource_provider_generation: 2, usages: { VCPU: 2, MEMORY_MB: 512 } });
+    expect((await call('GET', `/allocations/${consumer}`)).body.allocations[rp].resources).toEqual({ VCPU: 2, MEMORY_MB: 512 });
+
+    // The log is in KurrentDB's model, not in PostgreSQL's es_events.
+    expect(client.log.some((record) => record.streamId === `provider-${rp}`)).toBe(true);
+    const { rows } = await running.database.pool.query('SELECT count(*)::int AS n FROM es_events');
+    expect(rows[0].n).toBe(0);
+  });
+
+  it("keeps KurrentDB's $all positions {commit, prepare} in the checkpoints' 64-bit columns, up to the last append", async () => {
+    const { rows } = await running.database.pool.query<{ commit: string; position: string; types: string }>(
+      `SELECT commit_xid::text AS commit, position::text AS position, pg_typeof(commit_xid)::text || ',' || pg_typeof(position)::text AS types
+       FROM rm_projection_checkpoints`);
+    const last = client.log[client.log.length - 1].position;
+    expect(rows.length).toBeGreaterThan(1);
+    for (const row of rows) {
+      expect(row.types).toBe('xid8,bigint');
+      expect([BigInt(row.commit), BigInt(row.position)]).toEqual([last, last]);
+    }
+  });
+
+  it('answers the ledger endpoints, which read es_events, with a 501 in upstream error shape', async () => {
+    const reply = await call('GET', `/ledger/resource_providers/${randomUUID()}/history`);
+    expect(reply.status).toBe(501);
+    expect(reply.body.errors[0]).toMatchObject({ status: 501, detail: expect.stringContaining('KurrentDB') });
+    expect((await call('GET', '/ledger/events')).status).toBe(501);
+  });
+});
