@@ -6,23 +6,15 @@ import { CheckedGroup } from './group-context.js';
 import { traitsMet } from './multi-provider.js';
 import { GroupChoices } from './single-provider.js';
 import { inSameSubtree } from './same-subtree.js';
+import { Candidate, LevelLayout, PickedCandidate } from './candidate.js';
+
+export type { Allocation, Candidate } from './candidate.js';
 
 export interface GroupPlan {
   readonly ctx: CheckedGroup;
   readonly choices: GroupChoices;
   /** The unsuffixed group spread over a tree: one level per class instead of one per group. */
   readonly multi: boolean;
-}
-
-export interface Allocation {
-  readonly provider: ProviderNode;
-  readonly resources: ReadonlyArray<readonly [string, number]>;
-}
-
-/** One allocation request: what to take from whom, and which providers met which group. */
-export interface Candidate {
-  readonly allocations: readonly Allocation[];
-  readonly mappings: ReadonlyArray<readonly [string, readonly ProviderNode[]]>;
 }
 
 export interface CombineOptions {
@@ -57,6 +49,7 @@ export class Combiner {
   /** Classes more than one level asks for: only there can levels crowd each other out. */
   private readonly contested: string[];
   private readonly scratch: ProviderNode[] = [];
+  private readonly layout: LevelLayout;
   private readonly isolate: boolean;
   private readonly seen = new Set<string>();
   private visited = 0;
@@ -88,6 +81,10 @@ export class Combiner {
     for (const level of this.levels) for (const [rc] of level.resources) askers.set(rc, (askers.get(rc) ?? 0) + 1);
     this.contested = [...askers].filter(([, count]) => count > 1).map(([rc]) => rc);
     this.subtreeLevels = this.subtreeGroups.map((groups) => groups.flatMap((p) => this.levelsOf[p]));
+    this.layout = {
+      resources: this.levels.map((level) => level.resources),
+      groups: plans.map((plan, p) => ({ suffix: plan.ctx.group.suffix, levels: this.levelsOf[p] })),
+    };
   }
 
   get full(): boolean {
@@ -116,14 +113,12 @@ export class Combiner {
 
   /** One group met by one provider (the flat case): every choice is a candidate, nothing to prune. */
   private single(anchor: ProviderNode): void {
-    const { suffix } = this.plans[0].ctx.group;
-    const { resources } = this.levels[0];
     const nodes = this.plans[0].choices.get(anchor)![0];
     for (const node of this.options.shuffle ? this.options.shuffle([...nodes]) : nodes) {
       if (this.full) return;
       this.visited++;
       this.picked[0] = node;
-      this.record(resources.length > 0 ? [{ provider: node, resources }] : [], [[suffix, [node]]]);
+      this.record();
     }
   }
 
@@ -291,34 +286,20 @@ export class Combiner {
   }
 
   private emit(): void {
-    const picked = this.picked;
-    const mappings = this.plans.map((plan, p) => {
-      const levels = this.levelsOf[p];
-      const nodes = levels.length === 1 ? [picked[levels[0]]] : [...new Set(levels.map((l) => picked[l]))];
-      return [plan.ctx.group.suffix, nodes] as const;
-    });
-    // A provider serving one level gives exactly that level's resources: the array is shared,
-    // which also lets the presenter render it once per answer.
-    const allocations: Allocation[] = [];
-    for (let level = 0; level < this.levels.length; level++) {
-      const { resources } = this.levels[level];
-      if (resources.length === 0) continue;
-      const provider = picked[level];
-      let at = allocations.length - 1;
-      while (at >= 0 && allocations[at].provider !== provider) at--;
-      if (at < 0) allocations.push({ provider, resources });
-      else allocations[at] = { provider, resources: [...this.load.get(provider)!].filter(([, amount]) => amount > 0) };
-    }
-    this.record(allocations, mappings);
+    this.record();
   }
 
-  private record(allocations: Allocation[], mappings: Candidate['mappings']): void {
+  private record(): void {
+    const candidate = new PickedCandidate(this.layout, [...this.picked]);
     // Only providers that lend to several roots can make two trees yield the same request.
     if (this.picked.every((node) => node.traits.has(SHARES_VIA_AGGREGATE))) {
-      const key = JSON.stringify([allocations.map((a) => [a.provider.uuid, [...a.resources].sort()]).sort(), mappings.map(([s, n]) => [s, n.map((x) => x.uuid).sort()])]);
+      const key = JSON.stringify([
+        candidate.allocations.map((a) => [a.provider.uuid, [...a.resources].sort()]).sort(),
+        candidate.mappings.map(([s, n]) => [s, n.map((x) => x.uuid).sort()]),
+      ]);
       if (this.seen.has(key)) return;
       this.seen.add(key);
     }
-    this.candidates.push({ allocations, mappings });
+    this.candidates.push(candidate);
   }
 }

@@ -1,25 +1,11 @@
 import { ProviderIndex, ProviderNode, SHARES_VIA_AGGREGATE } from '../index/provider-index.js';
 import { SharingAnchors } from './anchors.js';
-import { Allocation, Candidate } from './combine.js';
+import { OneProviderCandidate } from './candidate.js';
+
+export { OneProviderCandidate } from './candidate.js';
 import { Explain } from './explain.js';
 import { CheckedGroup } from './group-context.js';
 import { groupMatcher } from './group-match.js';
-
-/**
- * One provider taking a whole group: kept as one small object, its arrays made when read, since
- * ten thousand candidates of six objects each cost more in garbage collection than in search.
- */
-export class OneProviderCandidate implements Candidate {
-  constructor(readonly provider: ProviderNode, readonly resources: Allocation['resources'], readonly suffix: string) {}
-
-  get allocations(): Allocation[] {
-    return this.resources.length > 0 ? [{ provider: this.provider, resources: this.resources }] : [];
-  }
-
-  get mappings(): Candidate['mappings'] {
-    return [[this.suffix, [this.provider]]];
-  }
-}
 
 export interface StreamOptions {
   readonly cap: number | null;
