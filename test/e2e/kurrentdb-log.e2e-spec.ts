@@ -84,6 +84,17 @@ describe('the event log in KurrentDB (adapter over the in-memory client)', () =>
     }
   });
 
+  it('keeps provider names unique through reservation streams: one of several racing creations wins, a rename frees the old name', async () => {
+    const name = `kdb-race-${randomUUID()}`;
+    const replies = await Promise.all([1, 2, 3, 4].map(() => call('POST', '/resource_providers', { uuid: randomUUID(), name })));
+    expect(replies.map((r) => r.status).sort()).toEqual([200, 409, 409, 409]);
+    for (const r of replies.filter((x) => x.status === 409)) expect(r.body.errors[0].code).toBe('placement.duplicate_name');
+    const winner = replies.find((r) => r.status === 200)!.body;
+    expect((await call('PUT', `/resource_providers/${winner.uuid}`, { name: `${name}-renamed` })).status).toBe(200);
+    expect((await call('POST', '/resource_providers', { uuid: randomUUID(), name })).status).toBe(200);
+    expect((await call('GET', `/resource_providers?name=${name}`)).body.resource_providers).toHaveLength(1);
+  });
+
   it('answers the ledger endpoints, which read es_events, with a 501 in upstream error shape', async () => {
     const reply = await call('GET', `/ledger/resource_providers/${randomUUID()}/history`);
     expect(reply.status).toBe(501);

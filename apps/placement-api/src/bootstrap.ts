@@ -14,7 +14,7 @@ import { Operations } from './operations/operations.js';
 import { installRequestObserver } from './operations/request-observer.js';
 import { startAsyncProjections } from './async-projections.js';
 import type { EventStore } from '../../../libs/event-store/src/index.js';
-import { storeReader } from '../../../libs/placement/src/projector/index.js';
+import { reservingProviderNames, storeReader } from '../../../libs/placement/src/projector/index.js';
 
 export interface RunningApp {
   readonly app: NestFastifyApplication;
@@ -47,7 +47,8 @@ export async function createApp(
   const projections = config.projections.mode === 'async'
     ? await startAsyncProjections(config.projections, databaseUrl, opened, operations, log && storeReader(log))
     : undefined;
-  const instrumented = instrumentAppends(log ?? opened.eventStore, operations.metrics);
+  // PostgreSQL's log guards provider names inside its append (providerNameGuard); KurrentDB's by reservation streams.
+  const instrumented = instrumentAppends(log ? reservingProviderNames(log) : opened.eventStore, operations.metrics);
   const database: Database = { ...opened, eventStore: projections ? projections.awaiting(instrumented) : instrumented };
   const routes = new RouteTable();
   const adapter = new FastifyAdapter({ routerOptions: { maxParamLength: 500 }, clientErrorHandler: placementClientError });

@@ -7,3 +7,4 @@ export * from './projection-waiter.js';
 export * from './read-your-writes.js';
 export * from './log-reader.js';
 export * from './provider-name-guard.js';
+export * from './provider-name-reservations.js';
