@@ -1,6 +1,5 @@
 import type { RecordedEvent } from '../../libs/event-store/src/index.js';
-import { Database, openDatabase } from '../../libs/placement/src/persistence/database.js';
-import { createTestDatabase, TestDatabase } from '../../test/support/database.js';
+import { useReadModelDatabase } from '../../test/support/read-model-database.js';
 import { providersProjection } from '../providers/providers.projection.js';
 import { allocationsProjection } from './allocations.projection.js';
 
@@ -26,16 +25,7 @@ const replaced = (uuid: string, allocations: object, generation: number, extra: 
   consumer(uuid, 'ConsumerAllocationsReplaced', { allocations, project_id: 'p', user_id: 'u', consumer_type: null, generation, ...extra });
 
 describe('allocations projection', () => {
-  let testDb: TestDatabase;
-  let db: Database;
-  beforeAll(async () => {
-    testDb = await createTestDatabase('pl_proj');
-    db = await openDatabase(testDb.url, 2);
-  });
-  afterAll(async () => {
-    await db.close();
-    await testDb.drop();
-  });
+  const db = useReadModelDatabase();
 
   const apply = async (log: RecordedEvent[]) => {
     for (const e of log) {

@@ -1,6 +1,5 @@
 import type { RecordedEvent } from '../../libs/event-store/src/index.js';
-import { Database, openDatabase } from '../../libs/placement/src/persistence/database.js';
-import { createTestDatabase, TestDatabase } from '../../test/support/database.js';
+import { useReadModelDatabase } from '../../test/support/read-model-database.js';
 import { providersProjection } from './providers.projection.js';
 
 const A = 'a0000000-0000-4000-8000-000000000001';
@@ -26,16 +25,7 @@ const updated = (uuid: string, name: string, parent: string | null) =>
   event(uuid, 'ResourceProviderUpdated', { name, parent_provider_uuid: parent, generation: 0 });
 
 describe('providers projection', () => {
-  let testDb: TestDatabase;
-  let db: Database;
-  beforeAll(async () => {
-    testDb = await createTestDatabase('pl_proj');
-    db = await openDatabase(testDb.url, 2);
-  });
-  afterAll(async () => {
-    await db.close();
-    await testDb.drop();
-  });
+  const db = useReadModelDatabase();
 
   const rows = async () => (await db.pool.query(
     `SELECT uuid, name, generation, parent_provider_uuid, root_provider_uuid, updated_at FROM rm_resource_providers ORDER BY uuid`)).rows;

@@ -1,6 +1,5 @@
 import type { RecordedEvent } from '../../libs/event-store/src/index.js';
-import { Database, openDatabase } from '../../libs/placement/src/persistence/database.js';
-import { createTestDatabase, TestDatabase } from '../../test/support/database.js';
+import { useReadModelDatabase } from '../../test/support/read-model-database.js';
 import { resourceClassesProjection } from './resource-classes.projection.js';
 
 let revision = 0;
@@ -10,16 +9,7 @@ const event = (type: string, stream: string, data: object): RecordedEvent<any> =
 });
 
 describe('resource classes projection', () => {
-  let testDb: TestDatabase;
-  let db: Database;
-  beforeAll(async () => {
-    testDb = await createTestDatabase('pl_proj');
-    db = await openDatabase(testDb.url, 2);
-  });
-  afterAll(async () => {
-    await db.close();
-    await testDb.drop();
-  });
+  const db = useReadModelDatabase();
 
   const customRows = async () =>
     (await db.pool.query('SELECT name, id, created_at, updated_at FROM rm_resource_classes WHERE custom ORDER BY id')).rows;

@@ -1,6 +1,5 @@
 import type { RecordedEvent } from '../../libs/event-store/src/index.js';
-import { Database, openDatabase } from '../../libs/placement/src/persistence/database.js';
-import { createTestDatabase, TestDatabase } from '../../test/support/database.js';
+import { useReadModelDatabase } from '../../test/support/read-model-database.js';
 import { traitsProjection } from './traits.projection.js';
 
 let revision = 0;
@@ -10,16 +9,7 @@ const event = (type: string, name: string): RecordedEvent<any> => ({
 });
 
 describe('traits projection', () => {
-  let testDb: TestDatabase;
-  let db: Database;
-  beforeAll(async () => {
-    testDb = await createTestDatabase('pl_proj');
-    db = await openDatabase(testDb.url, 2);
-  });
-  afterAll(async () => {
-    await db.close();
-    await testDb.drop();
-  });
+  const db = useReadModelDatabase();
 
   it('adds and removes custom traits; replaying twice gives the same rows', async () => {
     const log = [event('TraitCreated', 'CUSTOM_A'), event('TraitCreated', 'CUSTOM_B'), event('TraitDeleted', 'CUSTOM_A')];

@@ -1,6 +1,5 @@
 import type { RecordedEvent } from '../../libs/event-store/src/index.js';
-import { Database, openDatabase } from '../../libs/placement/src/persistence/database.js';
-import { createTestDatabase, TestDatabase } from '../../test/support/database.js';
+import { useReadModelDatabase } from '../../test/support/read-model-database.js';
 import { UsageOverTimeMemory } from './usage-over-time.memory.js';
 import { usageOverTimeProjection } from './usage-over-time.projection.js';
 
@@ -41,16 +40,7 @@ const LOG = [
 ];
 
 describe('usage over time projection', () => {
-  let testDb: TestDatabase;
-  let db: Database;
-  beforeAll(async () => {
-    testDb = await createTestDatabase('pl_proj');
-    db = await openDatabase(testDb.url, 2);
-  });
-  afterAll(async () => {
-    await db.close();
-    await testDb.drop();
-  });
+  const db = useReadModelDatabase();
 
   const apply = async (log: readonly RecordedEvent[]) => {
     for (const e of log) await usageOverTimeProjection.apply(db.pool, e);
