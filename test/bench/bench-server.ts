@@ -1,6 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { createTestDatabase, TestDatabase } from '../support/database.js';
+import { waitUntilServing } from '../support/server-process.js';
 
 /** The built server, relative to this file once compiled (dist/test/bench). */
 const SERVER_ENTRY = resolve(__dirname, '../../apps/placement-api/src/main.js');
@@ -24,18 +25,7 @@ export async function startBenchServer(env: Record<string, string> = {}, nodeArg
   child.stderr!.on('data', (d) => (log = (log + d).slice(-4000)));
   const exited = new Promise<void>((done) => child.on('exit', () => done()));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${log}`);
-    try {
-      if ((await fetch(`${url}/`)).ok) break;
-    } catch { /* not listening yet */ }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`server not ready in ${timeoutMs} ms:\n${log}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitUntilServing(child, url, timeoutMs, () => log);
   return {
     url,
     databaseUrl: database.url,

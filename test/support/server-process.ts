@@ -28,18 +28,7 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
   child.stderr!.on('data', (d) => (log += d));
   const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${log}`);
-    try {
-      if ((await fetch(`${url}/`)).ok) break;
-    } catch { /* not listening yet */ }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`server not ready in ${timeoutMs} ms:\n${log}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitUntilServing(child, url, timeoutMs, () => log);
   return {
     url,
     child,
@@ -49,4 +38,20 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
       return exited;
     },
   };
+}
+
+/** Waits until the child answers GET / (the conformance kit's readiness rule); kills it on time-out. */
+export async function waitUntilServing(child: ChildProcess, url: string, timeoutMs: number, log: () => string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited early:\n${log()}`);
+    try {
+      if ((await fetch(`${url}/`)).ok) return;
+    } catch { /* not listening yet */ }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`server not ready in ${timeoutMs} ms:\n${log()}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
