@@ -1,0 +1,56 @@
+import { Inject } from '@nestjs/common';
+import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import type { LogPosition } from '../../../../event-store/src/index.js';
+import { START } from '../../../../event-store/src/index.js';
+import { toRecordedEvent } from '../../../../event-store/src/postgres/rows.js';
+import { AsOf, asOfCondition } from '../../ledger/as-of.js';
+import { READ_DB, ReadDb } from '../../shared/read-db.js';
+import { CandidateIndexService, CandidateView } from '../candidate-index.service.js';
+import { CANDIDATE_SEARCH_OPTIONS } from '../get-allocation-candidates.query.js';
+import { applyEvent } from '../index/apply-event.js';
+import { NameCatalog } from '../index/name-catalog.js';
+import { ProviderIndex } from '../index/provider-index.js';
+import { CandidateRequest, SearchOptions } from '../request.js';
+import { CandidatesExplanation, explainCandidates } from './explain-candidates.js';
+
+const BATCH = 5000;
+
+export class ExplainAllocationCandidates {
+  constructor(readonly request: CandidateRequest, readonly provider: string | null, readonly asOf: AsOf | null) {}
+}
+
+/**
+ * Explains a candidates query over the live index, or over a throw-away index folded from the
+ * log up to as_of with the same applyEvent, so a past answer is the one the service gave then.
+ */
+@QueryHandler(ExplainAllocationCandidates)
+export class ExplainAllocationCandidatesHandler implements IQueryHandler<ExplainAllocationCandidates, CandidatesExplanation> {
+  constructor(
+    private readonly candidates: CandidateIndexService,
+    @Inject(CANDIDATE_SEARCH_OPTIONS) private readonly options: SearchOptions,
+    @Inject(READ_DB) private readonly db: ReadDb,
+  ) {}
+
+  async execute({ request, provider, asOf }: ExplainAllocationCandidates): Promise<CandidatesExplanation> {
+    const { index, names } = asOf ? await this.indexAsOf(asOf) : await this.candidates.current();
+    return explainCandidates(index, names, request, this.options, provider);
+  }
+
+  private async indexAsOf(asOf: AsOf): Promise<CandidateView> {
+    const view = { index: new ProviderIndex(), names: new NameCatalog() };
+    let from: LogPosition = START;
+    for (;;) {
+      const params: unknown[] = [from.commit.toString(), from.prepare.toString(), BATCH];
+      const bounded = asOfCondition(asOf, params);
+      const { rows } = await this.db.query(
+        `SELECT position, transaction_id, stream_id, revision, type, data, metadata, recorded_at FROM es_events
+          WHERE (transaction_id, position) > ($1::text::xid8, $2::bigint) AND ${bounded}
+          ORDER BY transaction_id, position LIMIT $3`,
+        params);
+      const events = rows.map(toRecordedEvent);
+      for (const event of events) applyEvent(view.index, view.names, event);
+      if (events.length < BATCH) return view;
+      from = events[events.length - 1].position;
+    }
+  }
+}
