@@ -16,6 +16,7 @@ import { UsagesModule } from './usages/usages.module.js';
 import { AllocationsModule } from './allocations/allocations.module.js';
 import { AllocationCandidatesModule } from './allocation-candidates/allocation-candidates.module.js';
 import { LedgerModule } from './ledger/ledger.module.js';
+import { LedgerExplainModule } from './ledger-explain/ledger-explain.module.js';
 import { UsageOverTimeModule } from './usage-over-time/usage-over-time.module.js';
 import { RootController } from './root/root.controller.js';
 import { Operations } from './operations/operations.js';
@@ -35,6 +36,7 @@ export class AppModule {
         ResourceProvidersModule, InventoriesModule, ResourceClassesModule, TraitsModule, AggregatesModule,
         UsagesModule, AllocationsModule,
         LedgerModule,
+        LedgerExplainModule,
         UsageOverTimeModule,
         AllocationCandidatesModule,
       ],

@@ -14,5 +14,7 @@ import { candidateSearchOptions } from './candidate-settings.js';
     GetAllocationCandidatesHandler,
     { provide: CANDIDATE_SEARCH_OPTIONS, useFactory: () => candidateSearchOptions() },
   ],
+  // The ledger's explain searches this same index.
+  exports: [CandidateIndexService, CANDIDATE_SEARCH_OPTIONS],
 })
 export class AllocationCandidatesModule {}

@@ -1,4 +1,5 @@
 import { LEDGER_ROUTES } from '../../ledger/ledger-routes.js';
+import { LEDGER_EXPLAIN_ROUTES } from '../../ledger-explain/ledger-explain.routes.js';
 import { USAGE_OVER_TIME_ROUTES } from '../../usage-over-time/usage-over-time.routes.js';
 
 /** One operation of the API as the OpenAPI document lists it. */
@@ -97,5 +98,6 @@ export const EXTRA_ROUTES: readonly ExtraRoute[] = [
   { method: 'get', path: '/metrics', tag: 'Operations', summary: 'Prometheus metrics (text exposition format)', unauthenticated: true, responses: { 200: ['text/plain', 'metrics'] } },
   { method: 'get', path: '/openapi.json', tag: 'Operations', summary: 'This document', responses: { 200: ['application/json', 'OpenAPI 3.1 document'] } },
   ...LEDGER_ROUTES,
+  ...LEDGER_EXPLAIN_ROUTES,
   ...USAGE_OVER_TIME_ROUTES,
 ];

@@ -84,6 +84,7 @@ export const ROUTE_POLICIES: Readonly<Record<string, RoutePolicy | null>> = {
   'GET /ledger/as-of/resource_providers/:uuid/allocations': { rule: 'placement:ledger:read' },
   'GET /ledger/as-of/allocations/:consumer_uuid': { rule: 'placement:ledger:read' },
   'GET /ledger/as-of/usages': { rule: 'placement:ledger:read' },
+  'GET /ledger/explain/allocation_candidates': { rule: 'placement:ledger:read' },
 
   // Ours: usage over time. Judged against the project asked about, as GET /usages, so an
   // operator may narrow the rule to a project's own readers. The dashboard page holds no data
