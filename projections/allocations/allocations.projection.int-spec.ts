@@ -1,4 +1,5 @@
 import type { RecordedEvent } from '../../libs/event-store/src/index.js';
+import { eventLog } from '../../test/support/event-log.js';
 import { useReadModelDatabase } from '../../test/support/read-model-database.js';
 import { providersProjection } from '../providers/providers.projection.js';
 import { allocationsProjection } from './allocations.projection.js';
@@ -8,17 +9,7 @@ const SS = 'b0000000-0000-4000-8000-000000000002';
 const VM1 = 'c0000000-0000-4000-8000-000000000003';
 const VM2 = 'd0000000-0000-4000-8000-000000000004';
 
-let second = 0;
-const revisions = new Map<string, number>();
-function event(stream: string, type: string, data: Record<string, unknown>): RecordedEvent<any> {
-  const revision = (revisions.get(stream) ?? -1) + 1;
-  revisions.set(stream, revision);
-  second++;
-  return {
-    stream, revision, position: { commit: BigInt(second), prepare: BigInt(second) }, type, data: { ...data, v: 1 },
-    metadata: {}, recordedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, second)),
-  };
-}
+const event = eventLog();
 const provider = (uuid: string, type: string, data: Record<string, unknown>) => event(`provider-${uuid}`, type, data);
 const consumer = (uuid: string, type: string, data: Record<string, unknown>) => event(`consumer-${uuid}`, type, data);
 const replaced = (uuid: string, allocations: object, generation: number, extra: object = {}) =>

@@ -1,4 +1,5 @@
 import type { RecordedEvent } from '../../libs/event-store/src/index.js';
+import { eventLog } from '../../test/support/event-log.js';
 import { useReadModelDatabase } from '../../test/support/read-model-database.js';
 import { providersProjection } from './providers.projection.js';
 
@@ -7,18 +8,8 @@ const B = 'b0000000-0000-4000-8000-000000000002';
 const C = 'c0000000-0000-4000-8000-000000000003';
 const D = 'd0000000-0000-4000-8000-000000000004';
 
-let second = 0;
-const revisions = new Map<string, number>();
-function event(uuid: string, type: string, data: Record<string, unknown>): RecordedEvent<any> {
-  const stream = `provider-${uuid}`;
-  const revision = (revisions.get(stream) ?? -1) + 1;
-  revisions.set(stream, revision);
-  second++;
-  return {
-    stream, revision, position: { commit: BigInt(second), prepare: BigInt(second) }, type, data: { ...data, v: 1 },
-    metadata: {}, recordedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, second)),
-  };
-}
+const record = eventLog();
+const event = (uuid: string, type: string, data: Record<string, unknown>) => record(`provider-${uuid}`, type, data);
 const created = (uuid: string, name: string, parent: string | null = null) =>
   event(uuid, 'ResourceProviderCreated', { uuid, name, parent_provider_uuid: parent, generation: 0 });
 const updated = (uuid: string, name: string, parent: string | null) =>
