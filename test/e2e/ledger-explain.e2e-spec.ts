@@ -63,13 +63,13 @@ describe('ledger: explain a candidates query', () => {
   it('says which step excluded a provider and why', async () => {
     const reasons = async (uuid: string) => (await explain(`&provider=${uuid}`)).body.provider.groups[0];
     expect(await reasons(small)).toEqual({
-      suffix: '', in_candidates: false,
+      suffix: '', in_candidates: false, left_out_by_combination: false,
       excluded_by: { step: 'capacity', reason: 'VCPU needs 4, 2 free (total 8, reserved 0, ratio 1.0, used 6)' },
     });
     expect((await reasons(noAvx)).excluded_by).toEqual({ step: 'traits', reason: 'lacks HW_CPU_X86_AVX2' });
     expect((await reasons(outside)).excluded_by).toEqual({ step: 'aggregates', reason: `in none of [${aggregate}]` });
     expect((await reasons(disk)).excluded_by).toEqual({ step: 'resources', reason: 'has no inventory of VCPU' });
-    expect(await reasons(big)).toEqual({ suffix: '', in_candidates: true, excluded_by: null });
+    expect(await reasons(big)).toEqual({ suffix: '', in_candidates: true, excluded_by: null, left_out_by_combination: false });
   });
 
   it('answers as of a point before the claim, by position and by time', async () => {
@@ -78,8 +78,36 @@ describe('ledger: explain a candidates query', () => {
       expect(reply.status).toBe(200);
       expect(remaining(reply.body)).toEqual({ resources: 4, capacity: 4, traits: 3, aggregates: 2, in_tree: 2, root_required: 2 });
       expect(reply.body.candidates).toBe(2);
-      expect(reply.body.provider.groups[0]).toEqual({ suffix: '', in_candidates: true, excluded_by: null });
+      expect(reply.body.provider.groups[0]).toEqual({ suffix: '', in_candidates: true, excluded_by: null, left_out_by_combination: false });
     }
+  });
+
+  it('explains each suffixed group apart, and the combination under group_policy', async () => {
+    const path = `/ledger/explain/allocation_candidates?resources1=VCPU:4&required1=HW_CPU_X86_AVX2&resources2=VCPU:4&member_of2=${aggregate}`
+      + `&group_policy=isolate&provider=${noAvx}`;
+    const reply = await app.request('GET', path, { version: 'latest' });
+    expect(reply.status).toBe(200);
+    const bySuffix = Object.fromEntries(reply.body.groups.map((g: any) => [g.suffix, Object.fromEntries(g.steps.map((s: any) => [s.step, s.remaining]))]));
+    expect(bySuffix['1']).toMatchObject({ resources: 4, capacity: 3, traits: 2, aggregates: 2 });
+    expect(bySuffix['2']).toMatchObject({ resources: 4, capacity: 3, traits: 3, aggregates: 2 });
+    // Each group has providers left, but every provider is its own tree and isolate forbids
+    // big twice: the combination leaves nothing, as GET /allocation_candidates says.
+    expect(reply.body.candidates).toBe(0);
+    const real = await app.request('GET', path.replace('/ledger/explain', '').replace(/&provider=.*$/, ''), { version: 'latest' });
+    expect(real.body.allocation_requests).toEqual([]);
+    expect(reply.body.search.filter((s: any) => s.group === null).map((s: any) => [s.step, s.count]))
+      .toContainEqual(['candidates', 0]);
+    expect(reply.body.provider.groups).toEqual([
+      { suffix: '1', in_candidates: false, excluded_by: { step: 'traits', reason: 'lacks HW_CPU_X86_AVX2' }, left_out_by_combination: false },
+      { suffix: '2', in_candidates: false, excluded_by: null, left_out_by_combination: true },
+    ]);
+  });
+
+  it('lets a reader ask, not a member', async () => {
+    const reader = await app.request('GET', `/ledger/explain/allocation_candidates?${QUERY}`, { version: 'latest', token: 'auditor:proj-x', headers: { 'x-roles': 'reader' } });
+    expect(reader.status).toBe(200);
+    const member = await app.request('GET', `/ledger/explain/allocation_candidates?${QUERY}`, { version: 'latest', token: 'bob:proj-x', headers: { 'x-roles': 'member' } });
+    expect(member.status).toBe(403);
   });
 
   it('refuses what GET /allocation_candidates refuses, and bad parameters of its own', async () => {

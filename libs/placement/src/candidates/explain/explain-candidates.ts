@@ -18,6 +18,8 @@ export interface ProviderVerdict {
   readonly in_candidates: boolean;
   /** The first filter that turned it away; null if it passed them all. */
   readonly excluded_by: Exclusion | null;
+  /** Passed every filter yet is in no candidate: the combination of the groups left it out. */
+  readonly left_out_by_combination: boolean;
 }
 
 export interface CandidatesExplanation {
@@ -54,10 +56,10 @@ export function explainCandidates(
       for (const node of providers) set.add(node.uuid);
     }
   }
-  const verdicts = request.groups.map((group) => ({
-    suffix: group.suffix,
-    in_candidates: served.get(group.suffix)?.has(provider) ?? false,
-    excluded_by: firstExclusion(states, provider, group, request),
-  }));
+  const verdicts = request.groups.map((group): ProviderVerdict => {
+    const inCandidates = served.get(group.suffix)?.has(provider) ?? false;
+    const excludedBy = firstExclusion(states, provider, group, request);
+    return { suffix: group.suffix, in_candidates: inCandidates, excluded_by: excludedBy, left_out_by_combination: !inCandidates && excludedBy === null };
+  });
   return { ...answer, provider: { uuid: provider, exists: states.has(provider), groups: verdicts } };
 }
