@@ -35,8 +35,9 @@ export const allocationsProjection: Projection = {
       }
       case 'ProviderAllocationsChanged':
         // A release upstream does not count (DELETE, a provider left behind by a move) keeps updated_at too.
+        // Generations only grow: the providers projection may already have applied a later event of this append.
         await tx.query(
-          'UPDATE rm_resource_providers SET generation = $2, updated_at = $3 WHERE uuid = $1 AND generation <> $2',
+          'UPDATE rm_resource_providers SET generation = $2, updated_at = $3 WHERE uuid = $1 AND generation < $2',
           [providerOf(event), event.data.generation, at]);
         return;
     }

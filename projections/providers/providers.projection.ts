@@ -47,11 +47,14 @@ export const providersProjection: Projection = {
   },
 };
 
-/** Upstream's updated_at moves with its row's UPDATE: an unchanged generation (aggregates before 1.19) leaves it. */
+/**
+ * Upstream's updated_at moves with its row's UPDATE: an unchanged generation (aggregates before 1.19)
+ * leaves it. Generations only grow: one append's events reach this table through two projections
+ * (inventories here, claims in the allocations projection), applied one projection after the other.
+ */
 async function touch(tx: SqlClient, uuid: string, generation: number, at: Date) {
   await tx.query(
-    `UPDATE rm_resource_providers SET generation = $2, updated_at = CASE WHEN generation = $2 THEN updated_at ELSE $3 END
-     WHERE uuid = $1`,
+    'UPDATE rm_resource_providers SET generation = $2, updated_at = $3 WHERE uuid = $1 AND generation < $2',
     [uuid, generation, at]);
 }
 

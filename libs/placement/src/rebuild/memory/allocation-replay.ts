@@ -23,7 +23,7 @@ export function replayAllocationEvent(memory: ReadModelMemory, event: ReplayEven
     }
     case 'ProviderAllocationsChanged': {
       const row = memory.providers.get(event.stream.slice('provider-'.length));
-      if (row && row.generation !== data.generation) {
+      if (row && row.generation < data.generation) {
         row.generation = data.generation;
         row.updatedAt = at;
       }

@@ -42,12 +42,12 @@ export function replayProviderEvent(memory: ReadModelMemory, event: ReplayEvent)
   }
 }
 
-/** As the projection's touch: updated_at only moves with the generation. */
+/** As the projection's touch: updated_at only moves with the generation, which only grows. */
 function touch(memory: ReadModelMemory, uuid: string, generation: number, at: Date): void {
   const row = memory.providers.get(uuid);
-  if (!row) return;
-  if (row.generation !== generation) row.updatedAt = at;
+  if (!row || row.generation >= generation) return;
   row.generation = generation;
+  row.updatedAt = at;
 }
 
 function update(memory: ReadModelMemory, uuid: string, name: string, parent: string | null, generation: number, at: Date): void {
