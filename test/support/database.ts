@@ -22,6 +22,13 @@ export async function createTestDatabase(prefix = 'pl_test'): Promise<TestDataba
     drop: async () => {
       const client = new Client({ connectionString: ADMIN_URL });
       await client.connect();
+      // pg's pool.end() resolves before its sockets are closed; forcing the drop while they close
+      // makes PostgreSQL kill them, and the dying client raises an unhandled 'error' in the test.
+      for (let i = 0; i < 50; i++) {
+        const { rows } = await client.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+        if (rows[0].n === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
       await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await client.end();
     },
