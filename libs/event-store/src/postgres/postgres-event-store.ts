@@ -106,12 +106,22 @@ export class PostgresEventStore implements EventStore {
   }
 
   async readAll(from: LogPosition, limit: number): Promise<RecordedEvent[]> {
-    // Only transactions older than every one still in flight are visible, so a slow writer
-    // with a smaller transaction id can never be overtaken and skipped.
+    // Only transactions older than every one of THIS database still in flight are read, so a slow
+    // writer with a smaller transaction id can never be overtaken and skipped. Other databases'
+    // transactions never write this log, so they must not hold its readers back (a long one would
+    // stall every reader); the bound and the rows come from one statement, hence one snapshot.
     const { rows } = await this.pool.query(
-      `SELECT position, transaction_id, stream_id, revision, type, data, metadata, recorded_at
-       FROM es_events
-       WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+      `WITH horizon AS (
+         SELECT COALESCE(
+           (SELECT min(x) FROM pg_snapshot_xip(s) AS x
+             WHERE x::text::bigint % 4294967296 IN (
+               SELECT backend_xid::text::bigint FROM pg_stat_activity
+               WHERE datname = current_database() AND backend_xid IS NOT NULL)),
+           pg_snapshot_xmax(s)) AS below
+         FROM pg_current_snapshot() AS s)
+       SELECT position, transaction_id, stream_id, revision, type, data, metadata, recorded_at
+       FROM es_events, horizon
+       WHERE transaction_id < horizon.below
          AND (transaction_id, position) > ($1::text::xid8, $2::bigint)
        ORDER BY transaction_id, position LIMIT $3`,
       [from.commit.toString(), from.prepare.toString(), limit],
