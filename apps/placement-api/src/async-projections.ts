@@ -1,6 +1,8 @@
 import type { EventStore } from '../../../libs/event-store/src/index.js';
 import type { Database } from '../../../libs/placement/src/index.js';
-import { AsyncProjector, databaseLocalReader, awaitingProjections, LogReader, ProjectionWaiter } from '../../../libs/placement/src/projector/index.js';
+import {
+  AsyncProjector, databaseLocalReader, awaitingProjections, LogReader, ProjectionWaiter, watchProjectionLag,
+} from '../../../libs/placement/src/projector/index.js';
 import { ALL_PROJECTIONS } from '../../../projections/index.js';
 import type { ProjectionsConfig } from './config.js';
 import type { Operations } from './operations/operations.js';
@@ -19,15 +21,19 @@ export interface AsyncProjections {
  */
 export async function startAsyncProjections(
   config: ProjectionsConfig, url: string, database: Database, operations: Operations,
-  read: LogReader = databaseLocalReader(database.pool),
+  read?: LogReader,
 ): Promise<AsyncProjections> {
   const log = operations.logger;
+  // The lag can be counted only where the log is a table beside the checkpoints (PostgreSQL).
+  const lag = read ? undefined : watchProjectionLag(
+    database.pool, (projection, events) => operations.metrics.setProjectionLag(projection, events),
+    (error) => log.warn({ err: error }, 'projection lag could not be measured'));
   const waiter = new ProjectionWaiter({ url, pool: database.pool, projections: ALL_PROJECTIONS.map((p) => p.name) });
   await waiter.start();
   const projector = config.projector === 'embedded'
     ? new AsyncProjector({
         url,
-        read,
+        read: read ?? databaseLocalReader(database.pool),
         projections: ALL_PROJECTIONS,
         onRole: (role) => log.info({ role }, `projector: ${role}`),
         onError: (error) => log.warn({ err: error }, 'projector: a batch or the connection failed; reconnecting, then leading again or standing by'),
@@ -40,6 +46,7 @@ export async function startAsyncProjections(
       (detail) => new PlacementError(503, detail),
     ),
     close: async () => {
+      lag?.stop();
       await projector?.stop();
       await waiter.close();
     },

@@ -8,3 +8,4 @@ export * from './read-your-writes.js';
 export * from './log-reader.js';
 export * from './provider-name-guard.js';
 export * from './provider-name-reservations.js';
+export * from './projection-lag.js';
