@@ -7,18 +7,11 @@ import { PlacementError } from '../platform/placement-error.js';
 import { QueryParams } from '../platform/request-params.js';
 import { EventStreamResponse, sseComment, sseMessage } from './event-stream.js';
 import { FeedParams, parseFeedParams } from './ledger-params.js';
+import { acceptsJson } from '../platform/api-route.js';
 
 /** How often an idle stream or long-poll asks the log for news. */
 const POLL_MS = 200;
 
-function acceptsJson(accept: string | undefined): boolean {
-  if (!accept) return true;
-  return accept.split(',').some((part) => {
-    const [type, ...params] = part.trim().toLowerCase().split(';');
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    return ['application/json', 'application/*', '*/*'].includes(type.trim()) && (!q || Number(q.slice(2)) > 0);
-  });
-}
 
 /**
  * The global feed for external consumers, in the gap-free order: a JSON page (optionally held

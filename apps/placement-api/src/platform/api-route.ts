@@ -19,7 +19,8 @@ export interface ApiRouteOptions {
 const API_ROUTE = 'placement:api-route';
 export const ApiRoute = (options: ApiRouteOptions) => SetMetadata(API_ROUTE, options);
 
-function acceptsJson(accept: string | undefined): boolean {
+/** Whether an Accept header admits application/json (absent: yes), as upstream's check_accept. */
+export function acceptsJson(accept: string | undefined): boolean {
   if (!accept) return true;
   return accept.split(',').some((part) => {
     const [type, ...params] = part.trim().toLowerCase().split(';');
