@@ -1,4 +1,4 @@
-import { FIRST_CUSTOM_RESOURCE_CLASS_ID } from '../../../../domain/src/index.js';
+import { FIRST_CUSTOM_RESOURCE_CLASS_ID, Inventory } from '../../../../domain/src/index.js';
 
 /** The slice of a log event the in-memory replays read. */
 export interface ReplayEvent {
@@ -19,13 +19,7 @@ export interface ProviderRow {
   updatedAt: Date;
 }
 
-export interface InventoryRow {
-  readonly total: number;
-  readonly reserved: number;
-  readonly min_unit: number;
-  readonly max_unit: number;
-  readonly step_size: number;
-  readonly allocation_ratio: number;
+export interface InventoryRow extends Inventory {
   readonly createdAt: Date;
   readonly updatedAt: Date;
 }
