@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { inTransaction } from '../../libs/event-store/src/index.js';
 import { toRecordedEvent } from '../../libs/event-store/src/postgres/rows.js';
 import { ALL_PROJECTIONS, inlineProjector } from '../../projections/index.js';
 
@@ -26,9 +27,7 @@ export async function appendPastClaims(pool: Pool, claims: readonly PastClaim[],
   const project = inlineProjector(ALL_PROJECTIONS);
   const generations = new Map<string, number>();
   for (let from = 0; from < claims.length; from += batch) {
-    const client = await pool.connect();
-    try {
-      await client.query('BEGIN');
+    await inTransaction(pool, async (client) => {
       const recorded = [];
       for (const claim of claims.slice(from, from + batch)) {
         const stream = `consumer-${claim.consumer}`;
@@ -50,12 +49,6 @@ export async function appendPastClaims(pool: Pool, claims: readonly PastClaim[],
         recorded.push(toRecordedEvent(rows[0]));
       }
       await project(client, recorded);
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK');
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
   }
 }

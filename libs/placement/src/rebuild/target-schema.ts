@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { inTransaction } from '../../../event-store/src/index.js';
 import type { Projection } from '../../../../projections/runner/projection.js';
 import { seedProjectionCheckpoints } from '../../../../projections/runner/checkpoints.js';
 import { seedStandardNames } from '../persistence/standard-names.seed.js';
@@ -12,22 +13,14 @@ import { createMigratedSchema, dropSchema, qualified, quoteIdent, TableShape, ta
 export async function prepareTargetSchema(pool: Pool, url: string, schema: string, live: string, projections: readonly Projection[]): Promise<void> {
   await dropSchema(pool, schema);
   await createMigratedSchema(pool, url, schema);
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  await inTransaction(pool, async (client) => {
     await client.query(
       `INSERT INTO ${qualified(schema, 'rm_traits')} (name, custom, created_at, updated_at)
        SELECT name, custom, created_at, updated_at FROM ${qualified(live, 'rm_traits')} WHERE NOT custom`);
     await client.query(`SET LOCAL search_path = ${quoteIdent(schema)}, public`);
     await seedStandardNames(client);
     await seedProjectionCheckpoints(client, projections);
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK');
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 /**
