@@ -54,6 +54,18 @@ describe('ProviderIndex', () => {
     expect(index.withClass('VCPU').size).toBe(0);
     expect(uuids(index.withClass('DISK_GB'))).toEqual(['p']);
   });
+
+  it('keeps each provider\'s room in step with its inventories and its usage', () => {
+    const index = indexOf([{ uuid: 'p', inventories: { VCPU: { total: 8 } } }]);
+    const free = () => Object.fromEntries([...index.get('p')!.rooms].map(([rc, room]) => [rc, room.free]));
+    expect(free()).toEqual({ VCPU: 8 });
+    index.put('p', activeProvider({ uuid: 'p', inventories: { VCPU: { total: 8 } }, used: { VCPU: 3 } }));
+    expect(free()).toEqual({ VCPU: 5 });
+    index.put('p', activeProvider({ uuid: 'p', inventories: { VCPU: { total: 8 }, DISK_GB: { total: 10, reserved: 4 } }, used: { VCPU: 3 } }));
+    expect(free()).toEqual({ VCPU: 5, DISK_GB: 6 });
+    index.put('p', { ...index.get('p')!.state, traits: ['A'] });
+    expect(free()).toEqual({ VCPU: 5, DISK_GB: 6 });
+  });
 });
 
 describe('applyEvent', () => {

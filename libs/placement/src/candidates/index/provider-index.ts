@@ -1,4 +1,5 @@
 import { ActiveProvider, ProviderState } from '../../../../domain/src/index.js';
+import { Room, roomsOf } from './room.js';
 
 /** The trait upstream reads to decide which providers lend their inventory through aggregates. */
 export const SHARES_VIA_AGGREGATE = 'MISC_SHARES_VIA_AGGREGATE';
@@ -12,6 +13,8 @@ export interface ProviderNode {
   readonly children: ProviderNode[];
   traits: ReadonlySet<string>;
   aggregates: ReadonlySet<string>;
+  /** Per class, what is left to allocate (from `state`). */
+  rooms: ReadonlyMap<string, Room>;
 }
 
 const EMPTY: ReadonlySet<ProviderNode> = new Set();
@@ -114,12 +117,13 @@ export class ProviderIndex {
     if (before.inventories !== state.inventories) {
       syncFacet(this.byClass, node, Object.keys(before.inventories), new Set(Object.keys(state.inventories)));
     }
+    if (before.inventories !== state.inventories || before.usages !== state.usages) node.rooms = roomsOf(state);
   }
 
   private insert(state: ActiveProvider): void {
     const node: ProviderNode = {
       uuid: state.uuid, state, parent: null, root: null as unknown as ProviderNode, children: [],
-      traits: new Set(state.traits), aggregates: new Set(state.aggregates),
+      traits: new Set(state.traits), aggregates: new Set(state.aggregates), rooms: roomsOf(state),
     };
     node.root = node;
     this.nodes.set(node.uuid, node);

@@ -1,4 +1,4 @@
-import { badRequest, capacity } from '../../../../domain/src/index.js';
+import { badRequest } from '../../../../domain/src/index.js';
 import { NameCatalog } from '../index/name-catalog.js';
 import { ProviderIndex, ProviderNode } from '../index/provider-index.js';
 import { isGranular, RequestGroup } from '../request.js';
@@ -23,9 +23,8 @@ export interface GroupContext extends CheckedGroup {
 
 /** upstream's capacity clause: room left, min_unit <= amount <= max_unit, a whole number of steps. */
 export function canProvide(node: ProviderNode, rc: string, amount: number): boolean {
-  const inventory = node.state.inventories[rc];
-  if (inventory === undefined || amount < inventory.min_unit || amount > inventory.max_unit || amount % inventory.step_size !== 0) return false;
-  return (node.state.usages[rc] ?? 0) + amount <= capacity(inventory);
+  const room = node.rooms.get(rc);
+  return room !== undefined && amount >= room.min && amount <= room.max && amount % room.step === 0 && amount <= room.free;
 }
 
 /** In at least one aggregate of every any-of set (provider_ids_matching_aggregates, as a test). */
