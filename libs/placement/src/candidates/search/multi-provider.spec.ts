@@ -53,6 +53,19 @@ describe('treeChoices (the unsuffixed group spread over a tree and its sharing p
     expect(trees(group('', { resources: [['VCPU', 1]], inTree: 'numa2_2' }))).toEqual({ cn2: [['numa2_1', 'numa2_2']] });
   });
 
+  it('lists trees in the order the last class found them, even when the filters drop the provider that found one first', () => {
+    // VCPU joins the index in the order a1, b1, a2: tree a is found first, by a provider outside aggregate A.
+    const order = indexOf([
+      { uuid: 'a' }, { uuid: 'b' },
+      { uuid: 'a1', parent: 'a', inventories: { VCPU: { total: 4 } } },
+      { uuid: 'b1', parent: 'b', aggregates: ['A'], inventories: { VCPU: { total: 4 } } },
+      { uuid: 'a2', parent: 'a', aggregates: ['A'], inventories: { VCPU: { total: 4 } } },
+    ]);
+    const g = group('', { resources: [['VCPU', 1]], memberOf: [['A']] });
+    const found = treeChoices(order, resolveGroup(order, names, g, new Explain())!, null, new SharingAnchors(order), new Explain());
+    expect([...found].map(([anchor, levels]) => `${anchor.uuid}:${levels[0].map((n) => n.uuid)}`)).toEqual(['a:a2', 'b:b1']);
+  });
+
   it('drops providers with a forbidden trait and trees that cannot gather the required traits', () => {
     expect(trees(disk({ forbiddenTraits: [SHARES_VIA_AGGREGATE] }))).toEqual({});
     expect(trees(disk({ requiredTraits: [['HW_NUMA_ROOT']] }))).toEqual({});

@@ -4,23 +4,32 @@ import { Explain } from './explain.js';
 import { GroupContext, providersInAny } from './group-context.js';
 import { GroupChoices } from './single-provider.js';
 
-type ByAnchor = Map<ProviderNode, Set<ProviderNode>>;
+/** Per anchor root, the providers able to give one class, in the order they were found. */
+type ByAnchor = Map<ProviderNode, ProviderNode[]>;
 
-function add(byAnchor: ByAnchor, anchor: ProviderNode, node: ProviderNode): void {
-  const set = byAnchor.get(anchor);
-  if (set) set.add(node);
-  else byAnchor.set(anchor, new Set([node]));
-}
-
-function keep(byAnchor: ByAnchor, test: (node: ProviderNode, anchor: ProviderNode) => boolean): void {
-  for (const [anchor, nodes] of byAnchor) {
-    for (const node of nodes) if (!test(node, anchor)) nodes.delete(node);
-    if (nodes.size === 0) byAnchor.delete(anchor);
-  }
-}
-
+/** Every any-of set met. Plain loops: this runs once per tree and once per combination. */
 export function traitsMet(required: ReadonlyArray<ReadonlyArray<string>>, has: (trait: string) => boolean): boolean {
-  return required.every((anyOf) => anyOf.some(has));
+  for (const anyOf of required) {
+    let met = false;
+    for (const trait of anyOf) if (has(trait)) { met = true; break; }
+    if (!met) return false;
+  }
+  return true;
+}
+
+/** Whether the providers of these levels together meet every any-of set. */
+function levelsMeet(required: ReadonlyArray<ReadonlyArray<string>>, levels: readonly (readonly ProviderNode[])[]): boolean {
+  if (required.length === 0) return true;
+  return traitsMet(required, (trait) => {
+    for (const nodes of levels) for (const node of nodes) if (node.traits.has(trait)) return true;
+    return false;
+  });
+}
+
+/** The levels less the providers with a forbidden trait, or null once a level is left empty. */
+function withoutTraits(levels: readonly ProviderNode[][], forbidden: readonly string[]): ProviderNode[][] | null {
+  const usable = levels.map((nodes) => nodes.filter((n) => !forbidden.some((t) => n.traits.has(t))));
+  return usable.some((nodes) => nodes.length === 0) ? null : usable;
 }
 
 /**
@@ -29,6 +38,7 @@ export function traitsMet(required: ReadonlyArray<ReadonlyArray<string>>, has: (
  * keyed by the root they would anchor to; member_of holds for a provider or its anchor, a
  * forbidden aggregate excludes both; only anchors able to give every class survive. Providers
  * with a forbidden trait can never be part of a candidate, so they are dropped here.
+ * Trees are kept in the order the last class found them.
  */
 export function treeChoices(
   index: ProviderIndex, ctx: GroupContext, allowed: ReadonlySet<ProviderNode> | null, sharing: SharingAnchors, explain: Explain,
@@ -40,25 +50,34 @@ export function treeChoices(
     return none;
   }
   const badAggregates = group.forbiddenAggregates.length > 0 ? providersInAny(index, group.forbiddenAggregates) : null;
+  const admits = (node: ProviderNode, anchor: ProviderNode) => (!allowed || allowed.has(anchor))
+    && (!inAggregates || inAggregates(node) || inAggregates(anchor))
+    && (!badAggregates || (!badAggregates.has(node) && !badAggregates.has(anchor)));
   let acc: Map<ProviderNode, ProviderNode[][]> | null = null;
   for (const [rc] of group.resources) {
     const able = ctx.withResource.get(rc)!;
     const byAnchor: ByAnchor = new Map();
-    for (const node of able) add(byAnchor, node.root, node);
+    // A tree keeps the place its first able provider gave it, even if the filters drop that one.
+    const add = (anchor: ProviderNode, node: ProviderNode) => {
+      let nodes = byAnchor.get(anchor);
+      if (!nodes) byAnchor.set(anchor, (nodes = []));
+      if (admits(node, anchor)) nodes.push(node);
+    };
+    for (const node of able) add(node.root, node);
     // in_tree keeps resources inside that tree, so sharing providers are not asked.
     if (treeRoot === null) {
       for (const node of index.sharing) {
         if (!able.has(node) || (inAggregates && !inAggregates(node))) continue;
-        for (const anchor of sharing.of(node)) add(byAnchor, anchor, node);
+        // Its own root already has it from the loop above.
+        for (const anchor of sharing.of(node)) if (anchor !== node.root) add(anchor, node);
       }
     }
-    if (allowed) keep(byAnchor, (_node, anchor) => allowed.has(anchor));
-    if (inAggregates) keep(byAnchor, (node, anchor) => inAggregates(node) || inAggregates(anchor));
-    if (badAggregates) keep(byAnchor, (node, anchor) => !badAggregates.has(node) && !badAggregates.has(anchor));
     const next: Map<ProviderNode, ProviderNode[][]> = new Map();
     for (const [anchor, nodes] of byAnchor) {
       const levels = acc ? acc.get(anchor) : [];
-      if (levels) next.set(anchor, [...levels, [...nodes]]);
+      if (!levels || nodes.length === 0) continue;
+      levels.push(nodes);
+      next.set(anchor, levels);
     }
     acc = next;
     if (explain.record(`${label}: trees able to give every class so far (${rc})`, acc.size) === 0) return none;
@@ -67,10 +86,8 @@ export function treeChoices(
   const required = group.requiredTraits;
   const choices: GroupChoices = new Map();
   for (const [anchor, levels] of acc ?? []) {
-    const usable = forbidden.length === 0 ? levels : levels.map((nodes) => nodes.filter((n) => !forbidden.some((t) => n.traits.has(t))));
-    if (usable.some((nodes) => nodes.length === 0)) continue;
-    if (!traitsMet(required, (t) => usable.some((nodes) => nodes.some((n) => n.traits.has(t))))) continue;
-    choices.set(anchor, usable);
+    const usable = forbidden.length === 0 ? levels : withoutTraits(levels, forbidden);
+    if (usable && levelsMeet(required, usable)) choices.set(anchor, usable);
   }
   explain.record(`${label}: trees left by the trait filters`, choices.size);
   return choices;
