@@ -1,6 +1,9 @@
 import { NameCatalog } from '../index/name-catalog.js';
 import { indexOf, PlainProvider } from '../index/plain-index.js';
-import { Candidate } from './combine.js';
+import { ProviderNode } from '../index/provider-index.js';
+import { Candidate, Combiner } from './combine.js';
+import { Explain } from './explain.js';
+import { GroupChoices } from './single-provider.js';
 import { inSameSubtree } from './same-subtree.js';
 import { candidateRequest, group } from './request-builder.js';
 import { searchCandidates } from './search.js';
@@ -103,5 +106,37 @@ describe('the wide tree: pruning and the cap', () => {
   it('below 1.29 refuses two providers of one tree in a candidate', () => {
     expect(search(wide(8), candidateRequest(groups(2), { groupPolicy: 'isolate', nestedAware: false })).candidates).toHaveLength(0);
     expect(search(wide(8), candidateRequest(groups(1), { nestedAware: false })).candidates).toHaveLength(8);
+  });
+});
+
+describe('the anchors of a combination', () => {
+  /** A group's choices that count how often the combination asks whether they reach an anchor. */
+  class CountingChoices extends Map<ProviderNode, ProviderNode[][]> implements GroupChoices {
+    asked = 0;
+
+    override has(anchor: ProviderNode): boolean {
+      this.asked++;
+      return super.has(anchor);
+    }
+  }
+  const nodes = indexOf(Array.from({ length: 100 }, (_v, i) => ({ uuid: `r${i}`, inventories: { VCPU: { total: 2 } } })));
+  const plan = (suffix: string) => {
+    const choices = new CountingChoices(nodes.roots().map((root) => [root, [[root]]]));
+    const ctx = { group: group(suffix, { resources: [['VCPU', 1]] }), label: suffix, granular: true, inAggregates: null, treeRoot: null };
+    return { ctx, choices, multi: false };
+  };
+
+  it('are checked against every group only as far as the cap takes the combination', () => {
+    const plans = [plan('1'), plan('2')];
+    const combiner = new Combiner(plans, candidateRequest(plans.map((p) => p.ctx.group), { groupPolicy: 'none' }), { cap: 3, excludeNested: false, shuffle: null });
+    expect(combiner.run(new Explain()).map(mapping)).toEqual(['1=r0 2=r0', '1=r1 2=r1', '1=r2 2=r2']);
+    expect(plans[0].choices.asked + plans[1].choices.asked).toBeLessThanOrEqual(2 * 4);
+  });
+
+  it('are all checked before a shuffle, so every anchor every group reaches can come first', () => {
+    const plans = [plan('1'), plan('2')];
+    const first = (items: ProviderNode[]) => [items[items.length - 1], ...items.slice(0, -1)];
+    const combiner = new Combiner(plans, candidateRequest(plans.map((p) => p.ctx.group)), { cap: 1, excludeNested: false, shuffle: first as never });
+    expect(combiner.run(new Explain()).map(mapping)).toEqual(['1=r99 2=r99']);
   });
 });

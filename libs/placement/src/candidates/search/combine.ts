@@ -91,11 +91,15 @@ export class Combiner {
     return this.options.cap !== null && this.candidates.length >= this.options.cap;
   }
 
-  /** Anchors every group can reach, smallest group's order first. */
-  anchors(): ProviderNode[] {
+  /**
+   * Anchors every group can reach, in the smallest group's order. Unshuffled, they are checked
+   * one at a time as the combination reaches them, so a capped search skips the rest.
+   */
+  *anchors(): Generator<ProviderNode> {
     const maps = this.plans.map((plan) => plan.choices).sort((a, b) => a.size - b.size);
-    const anchors = [...maps[0].keys()].filter((anchor) => maps.every((map) => map.has(anchor)));
-    return this.options.shuffle ? this.options.shuffle(anchors) : anchors;
+    const reached = (anchor: ProviderNode) => maps.every((map) => map.has(anchor));
+    if (this.options.shuffle) yield* this.options.shuffle([...maps[0].keys()].filter(reached));
+    else for (const anchor of maps[0].keys()) if (reached(anchor)) yield anchor;
   }
 
   run(explain: Explain): Candidate[] {

@@ -17,21 +17,22 @@ export function singleProviderChoices(
 ): GroupChoices {
   const choices: GroupChoices = new Map();
   const add = (anchor: ProviderNode, node: ProviderNode) => {
-    if (allowed && !allowed.has(anchor)) return;
-    const level = choices.get(anchor);
-    if (level) level[0].push(node);
+    const levels = choices.get(anchor);
+    if (levels) levels[0].push(node);
     else choices.set(anchor, [[node]]);
   };
   const { start, matches } = groupMatcher(index, checked);
+  // Without sharing providers nobody lends to another root: skip the per-provider trait test.
+  const lending = index.sharing.size > 0;
   let examined = 0;
   let matching = 0;
   for (const node of start) {
     examined++;
     if (!matches(node)) continue;
     matching++;
-    add(node.root, node);
-    if (!node.traits.has(SHARES_VIA_AGGREGATE)) continue;
-    for (const anchor of sharing.of(node)) if (anchor !== node.root) add(anchor, node);
+    if (!allowed || allowed.has(node.root)) add(node.root, node);
+    if (!lending || !node.traits.has(SHARES_VIA_AGGREGATE)) continue;
+    for (const anchor of sharing.of(node)) if (anchor !== node.root && (!allowed || allowed.has(anchor))) add(anchor, node);
   }
   explain.record(`${checked.label}: providers examined`, examined);
   explain.record(`${checked.label}: providers meeting the whole group`, matching);
