@@ -17,13 +17,19 @@ export function traitsMet(required: ReadonlyArray<ReadonlyArray<string>>, has: (
   return true;
 }
 
-/** Whether the providers of these levels together meet every any-of set. */
+const hasAny = (node: ProviderNode, traits: readonly string[]) => {
+  for (const trait of traits) if (node.traits.has(trait)) return true;
+  return false;
+};
+
+/** Whether the providers of these levels together meet every any-of set: plain loops, once per tree. */
 function levelsMeet(required: ReadonlyArray<ReadonlyArray<string>>, levels: readonly (readonly ProviderNode[])[]): boolean {
-  if (required.length === 0) return true;
-  return traitsMet(required, (trait) => {
-    for (const nodes of levels) for (const node of nodes) if (node.traits.has(trait)) return true;
-    return false;
-  });
+  for (const anyOf of required) {
+    let met = false;
+    for (let l = 0; l < levels.length && !met; l++) for (const node of levels[l]) if (hasAny(node, anyOf)) { met = true; break; }
+    if (!met) return false;
+  }
+  return true;
 }
 
 /** The levels less the providers with a forbidden trait, or null once a level is left empty. */
