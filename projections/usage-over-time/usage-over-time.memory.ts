@@ -1,5 +1,6 @@
-import { hourOf, summarize } from './hour-summary.js';
-import { Claim, holdingOf, SeriesKey, seriesChanges, seriesId } from './usage-series.js';
+import { HOUR_MS, hourOf } from './hour-summary.js';
+import { HourMoves } from './hour-moves.js';
+import { Claim, holdingOf, Move, movesOf, SeriesChange, seriesChanges } from './usage-series.js';
 import { USAGE_OVER_TIME_EVENTS } from './usage-over-time.projection.js';
 
 /** The slice of a log event this replay reads; `revision` is counted per stream when absent. */
@@ -18,18 +19,37 @@ export interface UsageTableRows {
   readonly rows: readonly (readonly unknown[])[];
 }
 
+/** A consumer event for an hour already drained: the projection's SQL folds it into the written rows. */
+export interface LateChange {
+  readonly moves: readonly Move[];
+  readonly changes: readonly SeriesChange[];
+  readonly at: number;
+}
+
+const CONSUMERS = { table: 'rm_usage_consumers', columns: ['consumer_uuid', 'revision', 'project_id', 'user_id', 'consumer_type', 'holding'] };
+const MOVES = { table: 'rm_usage_moves', columns: ['project_id', 'user_id', 'consumer_type', 'at', 'deltas'] };
+const HOURS = {
+  table: 'rm_usage_hours',
+  columns: ['project_id', 'user_id', 'consumer_type', 'resource_class', 'hour_start', 'net_change', 'change_unit_ms', 'peak_above_start', 'last_change_at'],
+};
+
 /**
  * The SQL projection's twin in memory, for a rebuild that replays the whole log and writes the
- * final rows once: the same rows, because every stored value is a sum of the same changes or
- * (the peaks) a function of them. Also the projection spec's model of what the tables must hold.
+ * rows itself, and for verify: the same rows, because an hour row is a function of the hour's
+ * moves (hour-moves.ts). Also the projection spec's model of what the tables must hold. A
+ * rebuild drains the hours the log has left behind while it replays, so memory holds only the
+ * last hours; a change that still comes for a drained hour is kept apart (late()).
  */
 export class UsageOverTimeMemory {
   readonly handles = USAGE_OVER_TIME_EVENTS;
   private readonly consumers = new Map<string, { revision: number; claim: Claim }>();
-  private readonly series = new Map<string, { key: SeriesKey; changes: Map<number, number> }>();
+  private readonly hours = new Map<number, HourMoves>();
+  private readonly lateChanges: LateChange[] = [];
+  private newest = -Infinity;
+  private drainedBefore = -Infinity;
 
   apply(event: UsageReplayEvent): void {
-    if (!(USAGE_OVER_TIME_EVENTS as readonly string[]).includes(event.type)) return;
+    if (event.type !== 'ConsumerAllocationsReplaced' && event.type !== 'ConsumerRemoved') return;
     const uuid = event.stream.slice('consumer-'.length);
     const known = this.consumers.get(uuid);
     const revision = event.revision ?? (known ? known.revision + 1 : 0);
@@ -40,43 +60,50 @@ export class UsageOverTimeMemory {
       : null;
     const charged = after ?? known?.claim;
     if (!charged) return;
-    this.consumers.set(uuid, { revision, claim: { ...charged, holding: after?.holding ?? {} } });
+    this.consumers.set(uuid, { revision, claim: after ?? { ...charged, holding: {} } });
     const at = event.recordedAt.getTime();
-    for (const { delta, ...key } of seriesChanges(before, after)) {
-      const id = seriesId(key);
-      let entry = this.series.get(id);
-      if (!entry) this.series.set(id, (entry = { key, changes: new Map() }));
-      entry.changes.set(at, (entry.changes.get(at) ?? 0) + delta);
+    const hour = hourOf(at);
+    const moves = movesOf(before, after);
+    if (moves.length === 0) return;
+    if (hour < this.drainedBefore) {
+      this.lateChanges.push({ moves, changes: seriesChanges(before, after), at });
+      return;
     }
+    if (at > this.newest) this.newest = at;
+    let inHour = this.hours.get(hour);
+    if (!inHour) this.hours.set(hour, (inHour = new HourMoves(hour)));
+    for (const move of moves) inHour.add(move, at);
   }
 
+  /**
+   * The rows of every hour ending at least an hour before the newest change seen (of every hour
+   * when `all`), forgotten here. A transaction that old still committing is rare, and its
+   * changes then go to late().
+   */
+  drain(all = false): UsageTableRows[] {
+    const before = all ? Infinity : hourOf(this.newest) - HOUR_MS;
+    if (before <= this.drainedBefore) return [];
+    this.drainedBefore = before;
+    const closed = [...this.hours.values()].filter((inHour) => inHour.hour < before);
+    for (const inHour of closed) this.hours.delete(inHour.hour);
+    return this.rowsOf(closed);
+  }
+
+  late(): readonly LateChange[] {
+    return this.lateChanges;
+  }
+
+  /** Every row not drained yet; the consumers' rows are final only at the end of the log. */
   tables(): UsageTableRows[] {
     const consumers = [...this.consumers].map(([uuid, { revision, claim }]) =>
       [uuid, revision, claim.projectId, claim.userId, claim.consumerType, claim.holding]);
-    const changes: unknown[][] = [], hours: unknown[][] = [];
-    for (const { key, changes: byInstant } of this.series.values()) {
-      const keyValues = [key.projectId, key.userId, key.consumerType, key.resourceClass];
-      const byHour = new Map<number, { at: number; delta: number }[]>();
-      for (const [at, delta] of byInstant) {
-        changes.push([...keyValues, new Date(at), delta]);
-        const hour = hourOf(at);
-        const inHour = byHour.get(hour);
-        if (inHour) inHour.push({ at, delta });
-        else byHour.set(hour, [{ at, delta }]);
-      }
-      for (const [hour, inHour] of byHour) {
-        const s = summarize(hour, inHour);
-        hours.push([...keyValues, new Date(hour), s.net, s.unitMs.toString(), s.peakAboveStart, new Date(s.lastChangeAt)]);
-      }
-    }
+    return [{ ...CONSUMERS, rows: consumers }, ...this.rowsOf([...this.hours.values()])];
+  }
+
+  private rowsOf(hours: readonly HourMoves[]): UsageTableRows[] {
     return [
-      { table: 'rm_usage_consumers', columns: ['consumer_uuid', 'revision', 'project_id', 'user_id', 'consumer_type', 'holding'], rows: consumers },
-      { table: 'rm_usage_changes', columns: ['project_id', 'user_id', 'consumer_type', 'resource_class', 'at', 'delta'], rows: changes },
-      {
-        table: 'rm_usage_hours',
-        columns: ['project_id', 'user_id', 'consumer_type', 'resource_class', 'hour_start', 'net_change', 'change_unit_ms', 'peak_above_start', 'last_change_at'],
-        rows: hours,
-      },
+      { ...MOVES, rows: hours.flatMap((inHour) => inHour.rows()) },
+      { ...HOURS, rows: hours.flatMap((inHour) => inHour.hourRows()) },
     ];
   }
 }

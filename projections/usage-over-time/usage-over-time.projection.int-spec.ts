@@ -7,6 +7,9 @@ const RP = 'a0000000-0000-4000-8000-000000000001';
 const VM1 = 'c0000000-0000-4000-8000-000000000001';
 const VM2 = 'c0000000-0000-4000-8000-000000000002';
 const VM3 = 'c0000000-0000-4000-8000-000000000003';
+const VM4 = 'c0000000-0000-4000-8000-000000000004';
+const VM5 = 'c0000000-0000-4000-8000-000000000005';
+const VM6 = 'c0000000-0000-4000-8000-000000000006';
 const HOUR = 3_600_000;
 const T0 = Date.UTC(2026, 2, 1, 10);
 
@@ -27,7 +30,11 @@ const claim = (uuid: string, hours: number, resources: Record<string, number>, e
     { allocations: { [RP]: resources }, project_id: 'p', user_id: 'alice', consumer_type: 'INSTANCE', generation: 1, ...extra }, hours);
 const remove = (uuid: string, hours: number) => event(uuid, 'ConsumerRemoved', { generation: 2 }, hours);
 
-/** Three consumers over a day: changes inside hours, on an hour's first instant, two at one instant, a change of user. */
+/**
+ * Consumers over a day: changes inside hours, on an hour's first instant, two at one instant, a
+ * change of user, and two consumers whose changes cancel out at one instant (at 10:45, and alone
+ * in 12:00-13:00, which then has no row).
+ */
 const LOG = [
   claim(VM1, 0.25, { VCPU: 2, MEMORY_MB: 1024 }),
   claim(VM2, 0.5, { VCPU: 4 }),
@@ -35,6 +42,12 @@ const LOG = [
   claim(VM3, 1.5, { VCPU: 1 }, { consumer_type: null }),
   remove(VM2, 1.5),
   claim(VM1, 3.75, { VCPU: 8 }, { user_id: 'bob' }),
+  claim(VM4, 10.25, { VCPU: 3 }),
+  claim(VM5, 10.5, { VCPU: 2 }),
+  remove(VM5, 10.75),
+  claim(VM6, 10.75, { VCPU: 2 }),
+  remove(VM6, 12.5),
+  claim(VM5, 12.5, { VCPU: 2 }),
   remove(VM3, 20),
   remove(VM1, 23.5),
 ];
@@ -45,7 +58,7 @@ describe('usage over time projection', () => {
   const apply = async (log: readonly RecordedEvent[]) => {
     for (const e of log) await usageOverTimeProjection.apply(db.pool, e);
   };
-  const clear = () => db.pool.query('TRUNCATE rm_usage_hours, rm_usage_changes, rm_usage_consumers');
+  const clear = () => db.pool.query('TRUNCATE rm_usage_hours, rm_usage_moves, rm_usage_consumers');
   const canonical = (value: unknown) => (value instanceof Date ? value.toISOString() : typeof value === 'object' ? JSON.stringify(value) : String(value));
   const snapshot = async () => {
     const tables: Record<string, string[][]> = {};
@@ -65,7 +78,7 @@ describe('usage over time projection', () => {
     const once = await snapshot();
     await apply(LOG);
     expect(await snapshot()).toEqual(once);
-    expect(once.rm_usage_consumers).toHaveLength(3);
+    expect(once.rm_usage_consumers).toHaveLength(6);
   });
 
   it('stores each hour\'s changes relative to its start level', async () => {
@@ -82,20 +95,32 @@ describe('usage over time projection', () => {
   it('gives the same rows whatever order other consumers\' events arrive in, as the in-memory replay does', async () => {
     const expected = await snapshot();
     const byConsumer = (uuid: string) => LOG.filter((e) => e.stream === `consumer-${uuid}`);
-    for (const order of [[VM3, VM2, VM1], [VM2, VM1, VM3], [VM1, VM3, VM2]]) {
+    for (const order of [[VM3, VM2, VM1, VM6, VM5, VM4], [VM2, VM1, VM3, VM4, VM6, VM5], [VM5, VM1, VM6, VM3, VM4, VM2]]) {
       await clear();
       await apply(order.flatMap(byConsumer));
       expect(await snapshot()).toEqual(expected);
     }
     // Interleaved late: VM3's and VM2's 11:30 events arrive after VM1's 13:45 change to other hours.
     await clear();
-    await apply([LOG[0], LOG[1], LOG[2], LOG[5], LOG[4], LOG[3], LOG[6], LOG[7]]);
+    await apply([LOG[0], LOG[1], LOG[2], LOG[5], LOG[4], LOG[3], ...LOG.slice(6)]);
     expect(await snapshot()).toEqual(expected);
 
     const memory = new UsageOverTimeMemory();
     for (const e of LOG) memory.apply({ stream: e.stream, type: e.type, data: e.data, recordedAt: e.recordedAt });
     const fromMemory = Object.fromEntries(memory.tables().map((t) => [t.table, t.rows.map((row) => row.map(canonical)).sort()]));
     expect(fromMemory).toEqual(expected);
+  });
+
+  it('moves nothing where changes cancel out at one instant', async () => {
+    await clear();
+    await apply(LOG);
+    // 10:00-11:00: +3 at :15, +2 at :30; at :45 one consumer's 2 VCPU leave as another's arrive.
+    const { rows } = await db.pool.query(
+      `SELECT last_change_at FROM rm_usage_hours WHERE project_id = 'p' AND user_id = '' AND consumer_type = '' AND resource_class = 'VCPU' AND hour_start = $1`,
+      [new Date(T0 + 10 * HOUR)]);
+    expect(rows).toEqual([{ last_change_at: new Date(T0 + 10.5 * HOUR) }]);
+    expect(await hourRow('', '', 'VCPU', 10)).toEqual({ net: 5, unit_ms: String(3 * 0.75 * HOUR + 2 * 0.5 * HOUR), peak: 5 });
+    expect(await hourRow('', '', 'VCPU', 12)).toBeUndefined();
   });
 
   it('keeps no NULL peak and ignores the removal of a consumer it never saw', async () => {

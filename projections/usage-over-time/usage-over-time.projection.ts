@@ -1,7 +1,7 @@
 import type { RecordedEvent, SqlClient } from '../../libs/event-store/src/index.js';
 import { Projection } from '../runner/projection.js';
 import { firstChange, hourOf } from './hour-summary.js';
-import { Claim, holdingOf, SeriesChange, seriesChanges } from './usage-series.js';
+import { Claim, holdingOf, Move, movesOf, SeriesChange, seriesChanges } from './usage-series.js';
 
 export const USAGE_OVER_TIME_EVENTS = ['ConsumerAllocationsReplaced', 'ConsumerRemoved'] as const;
 
@@ -37,7 +37,7 @@ export const usageOverTimeProjection: Projection = {
     const before: Claim | null = known
       ? { projectId: known.project_id, userId: known.user_id, consumerType: known.consumer_type, holding: known.holding }
       : null;
-    await recordChanges(tx, seriesChanges(before, after), event.recordedAt.getTime());
+    await recordChanges(tx, movesOf(before, after), seriesChanges(before, after), event.recordedAt.getTime());
   },
 };
 
@@ -65,26 +65,25 @@ async function swapConsumer(tx: SqlClient, consumer: string, revision: number, a
   return rows[0];
 }
 
-const keyColumns = (changes: readonly SeriesChange[]) => [
-  changes.map((c) => c.projectId), changes.map((c) => c.userId), changes.map((c) => c.consumerType), changes.map((c) => c.resourceClass),
-];
-
 /**
- * One statement adds the changes and folds them into their hour rows. A writer holds its hour
- * rows' locks until it commits, so a change another writer adds to these hours is committed
- * before this statement gets the rows, and the recomputation below (a later statement, a later
- * snapshot) reads it. A peak left NULL marks a row to recompute; NULL never outlives this
- * transaction. Each event falls in one hour, so all of its rows share it.
+ * One statement adds the claimants' moves and folds the series' changes into their hour rows.
+ * A writer holds its hour rows' locks until it commits, so a move another writer adds to these
+ * hours is committed before this statement gets the rows, and the recomputation below (a later
+ * statement, a later snapshot) reads it. A peak left NULL marks a row to recompute; NULL never
+ * outlives this transaction. Each event falls in one hour, so all of its rows share it.
  */
-async function recordChanges(tx: SqlClient, changes: readonly SeriesChange[], at: number): Promise<void> {
+export async function recordChanges(tx: SqlClient, moves: readonly Move[], changes: readonly SeriesChange[], at: number): Promise<void> {
   if (changes.length === 0) return;
   const hour = hourOf(at);
   const firsts = changes.map((c) => firstChange(hour, { at, delta: c.delta }));
   const { rows } = await tx.query<{ stale: string[] | null }>(
-    `WITH changed AS (
-       INSERT INTO rm_usage_changes (project_id, user_id, consumer_type, resource_class, at, delta)
-       SELECT p, u, t, c, $6::timestamptz, n FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $7::bigint[]) AS x(p, u, t, c, n)
-       ON CONFLICT (project_id, user_id, consumer_type, resource_class, at) DO UPDATE SET delta = rm_usage_changes.delta + EXCLUDED.delta)
+    `WITH moved AS (
+       INSERT INTO rm_usage_moves AS m (project_id, user_id, consumer_type, at, deltas)
+       SELECT p, u, t, $6::timestamptz, d::jsonb FROM unnest($10::text[], $11::text[], $12::text[], $13::text[]) AS x(p, u, t, d)
+       ON CONFLICT (project_id, user_id, consumer_type, at) DO UPDATE SET deltas = (
+         SELECT jsonb_object_agg(k, s) FROM (SELECT k, SUM(v) AS s FROM (
+           SELECT key AS k, value::bigint AS v FROM jsonb_each_text(m.deltas)
+           UNION ALL SELECT key, value::bigint FROM jsonb_each_text(EXCLUDED.deltas)) a GROUP BY k) b))
      INSERT INTO rm_usage_hours AS h
        (project_id, user_id, consumer_type, resource_class, hour_start, net_change, change_unit_ms, peak_above_start, last_change_at)
      SELECT p, u, t, c, $5::timestamptz, n, m::numeric, k, $6::timestamptz
@@ -96,21 +95,34 @@ async function recordChanges(tx: SqlClient, changes: readonly SeriesChange[], at
          THEN GREATEST(h.peak_above_start, h.net_change + EXCLUDED.net_change) END,
        last_change_at = GREATEST(h.last_change_at, EXCLUDED.last_change_at)
      RETURNING CASE WHEN peak_above_start IS NULL THEN json_build_array(project_id, user_id, consumer_type, resource_class) END AS stale`,
-    [...keyColumns(changes), new Date(hour), new Date(at),
-      firsts.map((f) => f.net), firsts.map((f) => f.unitMs.toString()), firsts.map((f) => f.peakAboveStart)]);
+    [changes.map((c) => c.projectId), changes.map((c) => c.userId), changes.map((c) => c.consumerType), changes.map((c) => c.resourceClass),
+      new Date(hour), new Date(at), firsts.map((f) => f.net), firsts.map((f) => f.unitMs.toString()), firsts.map((f) => f.peakAboveStart),
+      moves.map((m) => m.projectId), moves.map((m) => m.userId), moves.map((m) => m.consumerType), moves.map((m) => JSON.stringify(m.deltas))]);
   const stale = rows.flatMap((row) => (row.stale ? [row.stale] : []));
   if (stale.length > 0) await recomputePeaks(tx, hour, stale);
 }
 
-/** hour-summary.ts's summarize, over the rows of rm_usage_changes. */
+/**
+ * An hour row as hour-moves.ts defines it, from the moves of the claimants each series counts
+ * ('' in the series' user or type column counts them all): the peak and the last instant the
+ * series moved, over the instants whose moves do not cancel out. A row with no such instant
+ * left (two consumers' changes cancelling at one instant) moved nothing and goes; its sums are 0.
+ */
 async function recomputePeaks(tx: SqlClient, hour: number, keys: readonly string[][]): Promise<void> {
+  const params = [new Date(hour), ...[0, 1, 2, 3].map((i) => keys.map((key) => key[i]))];
   await tx.query(
-    `UPDATE rm_usage_hours h SET peak_above_start = (
-       SELECT GREATEST(MAX(running), CASE WHEN MIN(at) > h.hour_start THEN 0 END)
-         FROM (SELECT c.at, SUM(c.delta) OVER (ORDER BY c.at) AS running FROM rm_usage_changes c
-                WHERE c.project_id = h.project_id AND c.user_id = h.user_id AND c.consumer_type = h.consumer_type
-                  AND c.resource_class = h.resource_class AND c.at >= h.hour_start AND c.at < h.hour_start + interval '1 hour') s)
-       FROM unnest($2::text[], $3::text[], $4::text[], $5::text[]) AS k(p, u, t, c)
-      WHERE h.project_id = k.p AND h.user_id = k.u AND h.consumer_type = k.t AND h.resource_class = k.c AND h.hour_start = $1`,
-    [new Date(hour), ...[0, 1, 2, 3].map((i) => keys.map((key) => key[i]))]);
+    `UPDATE rm_usage_hours h SET peak_above_start = r.peak, last_change_at = r.last
+       FROM (SELECT k.p, k.u, k.t, k.c, GREATEST(MAX(i.level), CASE WHEN MIN(i.at) > $1 THEN 0 END) AS peak, MAX(i.at) AS last
+               FROM unnest($2::text[], $3::text[], $4::text[], $5::text[]) AS k(p, u, t, c)
+               JOIN LATERAL (SELECT x.at, SUM(x.delta) OVER (ORDER BY x.at) AS level
+                               FROM (SELECT m.at, SUM((m.deltas ->> k.c)::bigint) AS delta FROM rm_usage_moves m
+                                      WHERE m.project_id = k.p AND (k.u = '' OR m.user_id = k.u) AND (k.t = '' OR m.consumer_type = k.t)
+                                        AND m.deltas ? k.c AND m.at >= $1 AND m.at < $1 + interval '1 hour'
+                                      GROUP BY m.at HAVING SUM((m.deltas ->> k.c)::bigint) <> 0) x) i ON true
+              GROUP BY k.p, k.u, k.t, k.c) r
+      WHERE h.project_id = r.p AND h.user_id = r.u AND h.consumer_type = r.t AND h.resource_class = r.c AND h.hour_start = $1`, params);
+  await tx.query(
+    `DELETE FROM rm_usage_hours h USING unnest($2::text[], $3::text[], $4::text[], $5::text[]) AS k(p, u, t, c)
+      WHERE h.project_id = k.p AND h.user_id = k.u AND h.consumer_type = k.t AND h.resource_class = k.c AND h.hour_start = $1
+        AND h.peak_above_start IS NULL`, params);
 }

@@ -78,3 +78,36 @@ export function seriesChanges(before: Claim | null, after: Claim | null): Series
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([, change]) => change);
 }
+
+/** One claimant's change per class at one moment: a row of rm_usage_moves. */
+export interface Move {
+  readonly projectId: string;
+  readonly userId: string;
+  /** As the series name it (UNKNOWN_CONSUMER_TYPE for none). */
+  readonly consumerType: string;
+  readonly deltas: Readonly<Record<string, number>>;
+}
+
+/**
+ * What each claimant gained or released when a consumer went from `before` to `after`: one
+ * move, or two when the consumer changed project, user or type. A series' change is the sum of
+ * the moves of the claimants it counts (scopesOf), so these rows are all a peak needs.
+ */
+export function movesOf(before: Claim | null, after: Claim | null): Move[] {
+  const moves: Move[] = [];
+  const side = (claim: Claim | null, sign: 1 | -1) => {
+    if (!claim) return;
+    const consumerType = claim.consumerType ?? UNKNOWN_CONSUMER_TYPE;
+    let move = moves.find((m) => m.projectId === claim.projectId && m.userId === claim.userId && m.consumerType === consumerType);
+    if (!move) moves.push((move = { projectId: claim.projectId, userId: claim.userId, consumerType, deltas: {} }));
+    const deltas = move.deltas as Record<string, number>;
+    for (const [rc, used] of Object.entries(claim.holding)) deltas[rc] = (deltas[rc] ?? 0) + sign * used;
+  };
+  side(before, -1);
+  side(after, 1);
+  return moves.flatMap((move) => {
+    const deltas = Object.fromEntries(Object.entries(move.deltas).filter(([, delta]) => delta !== 0));
+    return Object.keys(deltas).length > 0 ? [{ ...move, deltas }] : [];
+  });
+}
+

@@ -107,9 +107,9 @@ async function main(): Promise<void> {
     await appendPastClaims(pool, log);
     const writeSeconds = Number(process.hrtime.bigint() - writing) / 1e9;
     const { rows: [sizes] } = await pool.query(
-      'SELECT (SELECT count(*) FROM rm_usage_hours) AS hours, (SELECT count(*) FROM rm_usage_changes) AS changes');
+      'SELECT (SELECT count(*) FROM rm_usage_hours) AS hours, (SELECT count(*) FROM rm_usage_moves) AS moves');
     console.log(`usage over time: ${mine.length} events of ${CONSUMERS} consumers in ${PROJECT} over ${DAYS} days, `
-      + `${noise.length} more in ${NOISE_PROJECTS} other projects; ${sizes.hours} hour rows, ${sizes.changes} change rows`);
+      + `${noise.length} more in ${NOISE_PROJECTS} other projects; ${sizes.hours} hour rows, ${sizes.moves} move rows`);
     console.log(`  written with every inline projection: ${(log.length / writeSeconds).toFixed(0)} events/s (${writeSeconds.toFixed(1)} s, batches of 250 per transaction)`);
 
     const range = `project_id=${PROJECT}&start=${new Date(start).toISOString()}&end=${new Date(end).toISOString()}`;

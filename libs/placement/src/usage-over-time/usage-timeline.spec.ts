@@ -68,9 +68,15 @@ describe('usage timeline from stored hours', () => {
         for (const event of recorded.filter((e) => e.stream === `consumer-${consumer}`)) memory.apply(event);
       }
       const hoursTable = memory.tables().find((t) => t.table === 'rm_usage_hours')!;
-      const changesTable = memory.tables().find((t) => t.table === 'rm_usage_changes')!;
+      const movesTable = memory.tables().find((t) => t.table === 'rm_usage_moves')!;
       const project = (r: readonly unknown[]) => r[0] === 'p' && r[1] === '' && r[2] === '';
-      const changes: LevelChange[] = changesTable.rows.filter(project).map((r) => ({ at: (r[4] as Date).getTime(), delta: r[5] as number }));
+      // The project's series moves by the sum of its claimants' moves at each instant.
+      const byInstant = new Map<number, number>();
+      for (const r of movesTable.rows.filter((m) => m[0] === 'p')) {
+        const at = (r[3] as Date).getTime();
+        byInstant.set(at, (byInstant.get(at) ?? 0) + ((r[4] as Record<string, number>).VCPU ?? 0));
+      }
+      const changes: LevelChange[] = [...byInstant].filter(([, delta]) => delta !== 0).map(([at, delta]) => ({ at, delta }));
       const start = at(Math.floor(random() * 30)), end = start + Math.floor(1 + random() * 60) * HOUR_MS;
       const stored = hoursTable.rows.filter(project).map((r) => ({
         hourStart: (r[4] as Date).getTime(), net: r[5] as number, unitMs: Number(r[6]), peakAboveStart: r[7] as number, lastChangeAt: (r[8] as Date).getTime(),
