@@ -138,4 +138,27 @@ describe('rebuild and verify over a synthetic cloud', () => {
     expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
     expect(String((outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult).reason)).toMatch(/another rebuild/);
   });
+
+  // Last: it rewrites the log's times, which the live read models then no longer match.
+  it('writes the hours the log leaves behind while it replays, and folds a change too late for them in with SQL', async () => {
+    // A transaction every two minutes from a fixed day, so the log spans many hours...
+    await db.pool.query(
+      `UPDATE es_events e SET recorded_at = timestamptz '2026-01-01' + t.n * interval '2 minutes'
+         FROM (SELECT transaction_id, dense_rank() OVER (ORDER BY transaction_id) AS n FROM es_events) t
+        WHERE e.transaction_id = t.transaction_id`);
+    // ...and one claim late in the log dated five hours before the ones around it.
+    const { rowCount } = await db.pool.query(
+      `UPDATE es_events SET recorded_at = recorded_at - interval '5 hours' WHERE transaction_id = (
+         SELECT transaction_id FROM es_events WHERE type = 'ConsumerAllocationsReplaced' ORDER BY transaction_id DESC OFFSET 50 LIMIT 1)`);
+    expect(rowCount).toBeGreaterThan(0);
+    await rebuildReadModels(db.pool, testDb.url, { sql: true });
+    const bySql = await snapshotTables(db.pool);
+    expect(new Set(bySql.rm_usage_hours.map((row) => JSON.parse(row)[4])).size).toBeGreaterThan(10);
+    const steps: string[] = [];
+    const result = await rebuildReadModels(db.pool, testDb.url, { report: (e) => { if (e.kind === 'step') steps.push(e.message); } });
+    expect(result.mode).toBe('memory');
+    expect(steps).toContainEqual(expect.stringMatching(/^1 event\(s\) came after their hour was written/));
+    expect(await snapshotTables(db.pool)).toEqual(bySql);
+  });
 });
+

@@ -1,12 +1,14 @@
 import type { Pool, PoolClient } from 'pg';
+import { inTransaction } from '../../../event-store/src/index.js';
 import { ALL_PROJECTIONS, inlineProjector, Projection } from '../../../../projections/index.js';
 import { READ_MODELS_SCHEMA } from '../persistence/read-model-schema.js';
 import { Reporter, silent } from './admin-events.js';
 import { LogSnapshot } from './log/log-snapshot.js';
 import { eventsPerSecond } from './progress.js';
-import { replayIntoMemory, replayThroughSql } from './replay.js';
-import { bulkLoad } from './schema/bulk-load.js';
-import { dropSchema, NEXT_SCHEMA, RETIRED_SCHEMA, tableShapes } from './schema/schema-admin.js';
+import { MemoryPlan, MemoryReplaySet } from './memory/memory-replays.js';
+import { replayIntoMemory, ReplayOutcome, replayThroughSql } from './replay.js';
+import { BulkLoader } from './schema/bulk-load.js';
+import { dropSchema, NEXT_SCHEMA, quoteIdent, RETIRED_SCHEMA, tableShapes } from './schema/schema-admin.js';
 import { catchUp, refuseStrangers, swapIn } from './swap.js';
 import { planReplay, prepareTargetSchema } from './target-schema.js';
 
@@ -56,23 +58,17 @@ export async function rebuildReadModels(pool: Pool, url: string, options: Rebuil
     const plan = planReplay(projections, await tableShapes(pool, NEXT_SCHEMA), options.sql === true);
     if (plan.kind === 'sql') await report({ kind: 'step', message: `replaying through the projections' SQL: ${plan.reason}` });
     const started = performance.now();
-    const { outcome, snapshot, memory } = await withClients(pool, async (reader, writer) => {
-      const log = await LogSnapshot.open(reader);
-      await report({ kind: 'step', message: `replaying ${log.total} events of snapshot ${log.snapshot}` });
-      if (plan.kind === 'memory') {
-        const replayed = await replayIntoMemory(log, plan, report);
+    const replayed = plan.kind === 'memory'
+      ? await replayWhileWriting(pool, plan, report)
+      : await withClients(pool, async (reader, writer) => {
+        const log = await LogSnapshot.open(reader);
+        await report({ kind: 'step', message: `replaying ${log.total} events of snapshot ${log.snapshot}` });
+        const outcome = await replayThroughSql(log, writer, NEXT_SCHEMA, inlineProjector(projections), report);
         await log.close();
-        return { ...replayed, snapshot: log.snapshot };
-      }
-      const outcome = await replayThroughSql(log, writer, NEXT_SCHEMA, inlineProjector(projections), report);
-      await log.close();
-      return { outcome, snapshot: log.snapshot, memory: undefined };
-    });
-    const writing = performance.now();
-    const tables = memory?.tables() ?? [];
-    if (memory) await bulkLoad(pool, NEXT_SCHEMA, tables, memory.sequences(), report);
+        return { outcome, snapshot: log.snapshot, rowsWritten: 0, writeSeconds: 0 };
+      });
+    const { outcome, snapshot, rowsWritten, writeSeconds } = replayed;
     const seconds = (performance.now() - started) / 1000;
-    const writeSeconds = (performance.now() - writing) / 1000;
     const projector = inlineProjector(projections);
     const caught = await catchUp(pool, NEXT_SCHEMA, snapshot, projector, report);
     const swap = await swapIn(pool, NEXT_SCHEMA, caught.snapshot, projector, projections, { events: outcome.events, seconds }, report);
@@ -80,7 +76,7 @@ export async function rebuildReadModels(pool: Pool, url: string, options: Rebuil
     await dropSchema(guard, RETIRED_SCHEMA);
     return {
       mode: plan.kind, events: outcome.events, seconds, eventsPerSecond: eventsPerSecond(outcome.events, seconds),
-      replaySeconds: outcome.seconds, rowsWritten: tables.reduce((sum, table) => sum + table.rows.length, 0), writeSeconds,
+      replaySeconds: outcome.seconds, rowsWritten, writeSeconds,
       caughtUp: caught.events + swap.events, lockedMs: swap.lockedMs,
     };
   } catch (error) {
@@ -89,6 +85,45 @@ export async function rebuildReadModels(pool: Pool, url: string, options: Rebuil
   } finally {
     await guard.query(`SELECT pg_advisory_unlock(${REBUILD_LOCK})`).catch(() => undefined);
     guard.release();
+  }
+}
+
+/**
+ * The log into memory, the hours it leaves behind written while it goes on (the server ingests
+ * them on its core while this one replays), then the rest of the rows, the indexes, and what
+ * came too late for its rows through the projections' SQL.
+ */
+async function replayWhileWriting(pool: Pool, plan: Extract<MemoryPlan, { kind: 'memory' }>, report: Reporter) {
+  const loader = await BulkLoader.open(pool, NEXT_SCHEMA);
+  try {
+    const reader = await pool.connect();
+    let replayed: { memory: MemoryReplaySet; outcome: ReplayOutcome; snapshot: string };
+    try {
+      const log = await LogSnapshot.open(reader);
+      await report({ kind: 'step', message: `replaying ${log.total} events of snapshot ${log.snapshot}` });
+      const { memory, outcome } = await replayIntoMemory(log, plan, report, (drained) => loader.write(drained, true));
+      await log.close();
+      replayed = { memory, outcome, snapshot: log.snapshot };
+    } catch (error) {
+      await reader.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      reader.release();
+    }
+    const writing = performance.now();
+    const { memory } = replayed;
+    await loader.write(memory.takeDrained(true), true);
+    await loader.write(memory.tables());
+    await loader.finish(memory.sequences(), report);
+    const late = await inTransaction(pool, async (client) => {
+      await client.query(`SET LOCAL search_path = ${quoteIdent(NEXT_SCHEMA)}, public`);
+      return memory.settle(client);
+    });
+    if (late > 0) await report({ kind: 'step', message: `${late} event(s) came after their hour was written: applied through the projections' SQL` });
+    return { ...replayed, rowsWritten: loader.rowsWritten, writeSeconds: (performance.now() - writing) / 1000 };
+  } catch (error) {
+    await loader.abandon();
+    throw error;
   }
 }
 

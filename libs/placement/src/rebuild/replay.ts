@@ -3,10 +3,12 @@ import type { InlineProjector } from '../../../event-store/src/index.js';
 import type { Reporter } from './admin-events.js';
 import { LogEvent, LogSnapshot, toRecordedEvent } from './log/log-snapshot.js';
 import { MemoryPlan, MemoryReplaySet } from './memory/memory-replays.js';
+import type { TableRows } from './memory/table-rows.js';
 import { ReplayProgress, Throttle } from './progress.js';
 import { quoteIdent } from './schema/schema-admin.js';
 
-export const BATCH_EVENTS = 20_000;
+/** Small: what a batch holds is copied at each scavenge while the next one is fetched. */
+export const BATCH_EVENTS = 2_000;
 const SQL_BATCH_EVENTS = 1_000;
 
 export interface ReplayOutcome {
@@ -36,17 +38,23 @@ async function replayLoop(
   return { events, seconds: done.seconds, last: last && { commit: last.commit, position: last.position } };
 }
 
-/** The fast way: the log into plain maps, to be written once at the end. */
+/**
+ * The fast way: the log into plain maps. Given `writeDrained`, rows final before the end of the
+ * log are handed to it after each batch and forgotten; the rest are written at the end.
+ */
 export async function replayIntoMemory(
   snapshot: LogSnapshot, plan: Extract<MemoryPlan, { kind: 'memory' }>, report: Reporter,
+  writeDrained?: (tables: TableRows[]) => Promise<void>,
 ): Promise<{ memory: MemoryReplaySet; outcome: ReplayOutcome }> {
   const memory = plan.create();
+  if (writeDrained) memory.drainAsYouGo();
   // A transaction's events may straddle two batches: its tail waits for the next one.
   let pending: LogEvent[] = [];
-  const outcome = await replayLoop(snapshot, BATCH_EVENTS, false, report, (batch) => {
+  const outcome = await replayLoop(snapshot, BATCH_EVENTS, false, report, async (batch) => {
     const groups = byTransaction([...pending, ...batch]);
     pending = groups.pop() ?? [];
     for (const group of groups) memory.applyTransaction(group);
+    await writeDrained?.(memory.takeDrained());
   });
   if (pending.length > 0) memory.applyTransaction(pending);
   return { memory, outcome };

@@ -1,4 +1,6 @@
+import type { SqlClient } from '../../../../event-store/src/index.js';
 import type { Projection } from '../../../../../projections/runner/projection.js';
+import { recordChanges } from '../../../../../projections/usage-over-time/usage-over-time.projection.js';
 import { UsageOverTimeMemory } from '../../../../../projections/usage-over-time/usage-over-time.memory.js';
 import { replayAllocationEvent } from './allocation-replay.js';
 import { replayProviderEvent } from './provider-replay.js';
@@ -12,6 +14,10 @@ export interface MemoryKind<S> {
   create(): S;
   tables(state: S): TableRows[];
   sequences?(state: S): SequenceValue[];
+  /** What is already final while the replay goes on (all of it when `all`), to be written early and forgotten here. */
+  drain?(state: S, all: boolean): TableRows[];
+  /** Once every row is written and indexed: what came too late for its rows, applied with SQL; how many. */
+  settle?(state: S, client: SqlClient): Promise<number>;
 }
 
 /** The in-memory twin of one SQL projection, for the same event types. */
@@ -23,7 +29,17 @@ export interface MemoryReplay<S = any> {
 }
 
 const CORE: MemoryKind<ReadModelMemory> = { key: 'core', create: () => new ReadModelMemory(), tables: memoryTables, sequences: memorySequences };
-const USAGE: MemoryKind<UsageOverTimeMemory> = { key: 'usage-over-time', create: () => new UsageOverTimeMemory(), tables: (state) => [...state.tables()] };
+const USAGE: MemoryKind<UsageOverTimeMemory> = {
+  key: 'usage-over-time',
+  create: () => new UsageOverTimeMemory(),
+  tables: (state) => [...state.tables()],
+  drain: (state, all) => state.drain(all),
+  // The projection's own SQL, as if these events had just been appended.
+  settle: async (state, client) => {
+    for (const { moves, changes, at } of state.late()) await recordChanges(client, moves, changes, at);
+    return state.late().length;
+  },
+};
 
 export const MEMORY_REPLAYS: readonly MemoryReplay[] = [
   { projection: 'providers', handles: ['ResourceProviderCreated', 'ResourceProviderUpdated', 'ResourceProviderDeleted', 'InventoriesSet', 'TraitsSet', 'AggregatesSet'], kind: CORE, apply: replayProviderEvent },
@@ -40,6 +56,7 @@ export const MEMORY_REPLAYS: readonly MemoryReplay[] = [
 export class MemoryReplaySet {
   private readonly states = new Map<MemoryKind<unknown>, unknown>();
   private readonly twins: { readonly handles: ReadonlySet<string>; apply(event: ReplayEvent): void }[] = [];
+  private drained: TableRows[] | null = null;
 
   constructor(replays: readonly MemoryReplay[]) {
     for (const replay of replays) {
@@ -54,6 +71,28 @@ export class MemoryReplaySet {
     for (const twin of this.twins) {
       for (const event of events) if (twin.handles.has(event.type)) twin.apply(event);
     }
+    if (this.drained) this.collect(false);
+  }
+
+  /** From now on, what is already final is taken out after each transaction, for takeDrained(). */
+  drainAsYouGo(): void {
+    this.drained ??= [];
+  }
+
+  /** What was drained since the last call; with `all`, everything not drained yet too (the log has ended). */
+  takeDrained(all = false): TableRows[] {
+    this.drainAsYouGo();
+    if (all) this.collect(true);
+    const drained = this.drained!;
+    this.drained = [];
+    return drained;
+  }
+
+  private collect(all: boolean): void {
+    for (const [kind, state] of this.states) {
+      if (!kind.drain) continue;
+      for (const table of kind.drain(state, all)) if (table.rows.length > 0) this.drained!.push(table);
+    }
   }
 
   tables(): TableRows[] {
@@ -62,6 +101,13 @@ export class MemoryReplaySet {
 
   sequences(): SequenceValue[] {
     return [...this.states].flatMap(([kind, state]) => kind.sequences?.(state) ?? []);
+  }
+
+  /** In the caller's transaction, with the target schema first on the search path. */
+  async settle(client: SqlClient): Promise<number> {
+    let settled = 0;
+    for (const [kind, state] of this.states) settled += (await kind.settle?.(state, client)) ?? 0;
+    return settled;
   }
 }
 

@@ -1,65 +1,180 @@
 import type { Pool, PoolClient } from 'pg';
 import type { Reporter } from '../admin-events.js';
 import type { SequenceValue, TableRows } from '../memory/table-rows.js';
-import { columnFormatter, copyRows } from './copy-in.js';
+import { columnFormatter, copyData, sendCopy } from './copy-in.js';
 import { qualified, quoteIdent, TableShape, tableShapes } from './schema-admin.js';
 
 const CHUNK_ROWS = 20_000;
 /** Below this, keeping the indexes while copying costs less than building them again. */
 const DEFER_INDEXES_FROM = 20_000;
-/** Two cores: while one table's text is built here, the server ingests another's. */
+/** Two cores: while rows are turned into text here, the server ingests others. */
 const WORKERS = 2;
+/** How many rows may wait for a connection before write() makes its caller wait too. */
+const MAX_WAITING_ROWS = 200_000;
 
-/**
- * Writes the final rows of every table into a schema nobody reads yet: COPY, a table per
- * connection on two connections, and the indexes of big tables built once after their rows
- * rather than row by row. Nothing needs one transaction: a failed rebuild drops the schema.
- */
-export async function bulkLoad(
-  pool: Pool, schema: string, tables: readonly TableRows[], sequences: readonly SequenceValue[], report: Reporter,
-  deferIndexesFrom = DEFER_INDEXES_FROM,
-) {
-  const shapes = new Map((await tableShapes(pool, schema)).map((shape) => [shape.table, shape]));
-  for (const table of tables) {
-    const shape = shapes.get(table.table);
-    const unknown = table.columns.find((column) => !shape?.types.has(column));
-    if (unknown) throw new Error(`${schema}.${table.table} has no column ${unknown}`);
-  }
-  const queue = [...tables].sort((a, b) => b.rows.length - a.rows.length);
-  const worker = async () => {
-    const client = await pool.connect();
-    try {
-      // A chunk's commit need not wait for the disk: the swap's own commit flushes the WAL before it.
-      await client.query(`SET maintenance_work_mem = '256MB'; SET synchronous_commit = off`);
-      for (let table = queue.shift(); table; table = queue.shift()) {
-        const started = performance.now();
-        await loadTable(client, schema, shapes.get(table.table)!, table, deferIndexesFrom);
-        await report({ kind: 'written', table: table.table, rows: table.rows.length, seconds: (performance.now() - started) / 1000 });
-      }
-    } finally {
-      await client.query('RESET maintenance_work_mem; RESET synchronous_commit').catch(() => undefined);
-      client.release();
-    }
-  };
-  await Promise.all(Array.from({ length: WORKERS }, worker));
-  for (const sequence of sequences) {
-    await pool.query('SELECT setval($1::regclass, $2, false)', [qualified(schema, sequence.name), sequence.next]);
-  }
+/** Rows as COPY text, built when queued so that the rows need not stay on the heap. */
+interface Job {
+  readonly table: string;
+  readonly copy: string;
+  readonly rows: number;
+  readonly data: Buffer;
 }
 
 /**
- * Each statement commits on its own: a long transaction with an id would hold back every
- * reader of the log's gap-free order (the candidate index, the feed) until it ended.
+ * Writes rows into a schema nobody reads yet, with COPY on two connections, while its caller
+ * goes on producing more (a rebuild writes the hours the log has left behind while it replays). A
+ * table written in parts, or big, gets its keys and indexes built once after its last row
+ * rather than row by row. Nothing needs one transaction: a failed rebuild drops the schema.
  */
-async function loadTable(client: PoolClient, schema: string, shape: TableShape, table: TableRows, deferIndexesFrom: number): Promise<void> {
-  if (table.rows.length === 0) return;
-  const rebuild = table.rows.length >= deferIndexesFrom ? await dropIndexes(client, schema, table.table) : [];
-  const copy = `COPY ${qualified(schema, table.table)} (${table.columns.map(quoteIdent).join(', ')}) FROM STDIN`;
-  const formatters = table.columns.map((column) => columnFormatter(shape.types.get(column)!));
-  for (let start = 0; start < table.rows.length; start += CHUNK_ROWS) {
-    await copyRows(client, copy, table.rows.slice(start, start + CHUNK_ROWS), formatters);
+export class BulkLoader {
+  private readonly jobs: Job[] = [];
+  private waitingRows = 0;
+  private wake: (() => void)[] = [];
+  private closed = false;
+  private failure: unknown = null;
+  private readonly workers: Promise<void>[];
+  private readonly toDefer = new Set<string>();
+  /** Per table whose indexes wait: the statements building them again, once dropped. */
+  private readonly deferred = new Map<string, Promise<string[]>>();
+  private readonly stats = new Map<string, { rows: number; ms: number }>();
+
+  private constructor(
+    private readonly pool: Pool, private readonly schema: string, private readonly shapes: Map<string, TableShape>,
+    private readonly deferIndexesFrom: number,
+  ) {
+    this.workers = Array.from({ length: WORKERS }, () => this.work().catch((error) => this.fail(error)));
   }
-  for (const statement of rebuild) await client.query(statement);
+
+  static async open(pool: Pool, schema: string, deferIndexesFrom = DEFER_INDEXES_FROM): Promise<BulkLoader> {
+    const shapes = new Map((await tableShapes(pool, schema)).map((shape) => [shape.table, shape]));
+    return new BulkLoader(pool, schema, shapes, deferIndexesFrom);
+  }
+
+  /** Queues rows; `partial`: more rows of these tables will follow. Waits while too much is queued. */
+  async write(tables: readonly TableRows[], partial = false): Promise<void> {
+    for (const table of tables) {
+      const shape = this.shapes.get(table.table);
+      const unknown = table.columns.find((column) => !shape?.types.has(column));
+      if (unknown) throw new Error(`${this.schema}.${table.table} has no column ${unknown}`);
+    }
+    for (const table of [...tables].sort((a, b) => b.rows.length - a.rows.length)) {
+      if (table.rows.length === 0) continue;
+      if (partial || table.rows.length >= this.deferIndexesFrom) this.toDefer.add(table.table);
+      const shape = this.shapes.get(table.table)!;
+      const copy = `COPY ${qualified(this.schema, table.table)} (${table.columns.map(quoteIdent).join(', ')}) FROM STDIN`;
+      for (let start = 0; start < table.rows.length; start += CHUNK_ROWS) {
+        const rows = table.rows.slice(start, start + CHUNK_ROWS);
+        const formatters = table.columns.map((column) => columnFormatter(shape.types.get(column)!));
+        this.jobs.push({ table: table.table, copy, rows: rows.length, data: copyData(rows, formatters) });
+        this.waitingRows += rows.length;
+      }
+    }
+    await this.backPressure();
+  }
+
+  private async backPressure(): Promise<void> {
+    this.signal();
+    while (this.waitingRows > MAX_WAITING_ROWS && this.failure === null) await new Promise<void>((resolve) => this.wake.push(resolve));
+    if (this.failure !== null) throw this.failure;
+  }
+
+  /** Once every row is in: builds the deferred indexes, sets the sequences, reports each table. */
+  async finish(sequences: readonly SequenceValue[], report: Reporter): Promise<void> {
+    this.closed = true;
+    this.signal();
+    await Promise.all(this.workers);
+    if (this.failure !== null) throw this.failure;
+    const rebuilds = [...this.deferred].map(([table, statements]) => ({ table, statements }));
+    await Promise.all(Array.from({ length: WORKERS }, () => this.withClient(async (client) => {
+      for (let next = rebuilds.shift(); next; next = rebuilds.shift()) {
+        const started = performance.now();
+        for (const statement of await next.statements) await client.query(statement);
+        this.count(next.table, 0, performance.now() - started);
+      }
+    })));
+    for (const sequence of sequences) {
+      await this.pool.query('SELECT setval($1::regclass, $2, false)', [qualified(this.schema, sequence.name), sequence.next]);
+    }
+    const tables = [...this.stats].sort(([, a], [, b]) => b.rows - a.rows);
+    for (const [table, { rows, ms }] of tables) await report({ kind: 'written', table, rows, seconds: ms / 1000 });
+  }
+
+  /** The first worker to copy into a table that defers its indexes drops them; the other waits for that. */
+  private async prepare(client: PoolClient, table: string): Promise<void> {
+    if (this.toDefer.has(table) && !this.deferred.has(table)) this.deferred.set(table, dropIndexes(client, this.schema, table));
+    await this.deferred.get(table);
+  }
+
+  private async work(): Promise<void> {
+    await this.withClient(async (client) => {
+      // A chunk's commit need not wait for the disk: the swap's own commit flushes the WAL before it.
+      await client.query(`SET maintenance_work_mem = '256MB'; SET synchronous_commit = off`);
+      try {
+        for (;;) {
+          const job = this.jobs.shift();
+          if (!job) {
+            if (this.closed || this.failure !== null) return;
+            await new Promise<void>((resolve) => this.wake.push(resolve));
+            continue;
+          }
+          const started = performance.now();
+          await this.prepare(client, job.table);
+          await sendCopy(client, job.copy, job.data);
+          this.count(job.table, job.rows, performance.now() - started);
+          this.waitingRows -= job.rows;
+          this.signal();
+        }
+      } finally {
+        await client.query('RESET maintenance_work_mem; RESET synchronous_commit').catch(() => undefined);
+      }
+    });
+  }
+
+  private count(table: string, rows: number, ms: number): void {
+    const stats = this.stats.get(table) ?? { rows: 0, ms: 0 };
+    this.stats.set(table, { rows: stats.rows + rows, ms: stats.ms + ms });
+  }
+
+  get rowsWritten(): number {
+    return [...this.stats.values()].reduce((sum, table) => sum + table.rows, 0);
+  }
+
+  /** The caller failed: stop after the chunks being copied, and give the connections back. */
+  async abandon(): Promise<void> {
+    this.closed = true;
+    this.fail(new Error('bulk load abandoned'));
+    await Promise.all(this.workers);
+  }
+
+  private fail(error: unknown): void {
+    this.failure ??= error;
+    this.signal();
+  }
+
+  private signal(): void {
+    const waiting = this.wake;
+    this.wake = [];
+    for (const resolve of waiting) resolve();
+  }
+
+  private async withClient<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      return await work(client);
+    } finally {
+      client.release();
+    }
+  }
+}
+
+/** Every table at once, for a caller that has all the rows already. */
+export async function bulkLoad(
+  pool: Pool, schema: string, tables: readonly TableRows[], sequences: readonly SequenceValue[], report: Reporter,
+  deferIndexesFrom = DEFER_INDEXES_FROM,
+): Promise<void> {
+  const loader = await BulkLoader.open(pool, schema, deferIndexesFrom);
+  await loader.write(tables);
+  await loader.finish(sequences, report);
 }
 
 /** Drops a table's keys and indexes; returns the statements that create them again, as they were. */

@@ -51,9 +51,8 @@ class CopyIn extends Query {
   }
 }
 
-export function copyRows(
-  client: PoolClient, sql: string, rows: readonly (readonly unknown[])[], formatters: readonly ((value: unknown) => string)[],
-): Promise<void> {
+/** Rows as COPY's text: built as soon as rows are final, so they need not stay on the heap. */
+export function copyData(rows: readonly (readonly unknown[])[], formatters: readonly ((value: unknown) => string)[]): Buffer {
   const lines: string[] = new Array(rows.length);
   const fields: string[] = new Array(formatters.length);
   for (let r = 0; r < rows.length; r++) {
@@ -61,7 +60,10 @@ export function copyRows(
     for (let i = 0; i < formatters.length; i++) fields[i] = formatters[i](row[i]);
     lines[r] = fields.join('\t');
   }
-  const data = Buffer.from(lines.join('\n') + '\n', 'utf8');
+  return Buffer.from(lines.join('\n') + '\n', 'utf8');
+}
+
+export function sendCopy(client: PoolClient, sql: string, data: Buffer): Promise<void> {
   return new Promise((resolve, reject) => {
     client.query(new CopyIn(sql, data) as never, (error: Error | null) => (error ? reject(error) : resolve()));
   });
