@@ -45,13 +45,25 @@ describe('singleProviderChoices', () => {
   const choices = (g: RequestGroup, allowed: string[] | null = null) => {
     const ctx = resolveGroup(index, names, g, new Explain())!;
     const roots = allowed ? new Set(allowed.map((u) => index.get(u)!)) : null;
-    const byAnchor = singleProviderChoices(index, ctx, roots, new SharingAnchors(index), new Explain());
-    return Object.fromEntries([...byAnchor].map(([anchor, levels]) => [anchor.uuid, levels[0].map((n) => n.uuid)]));
+    const found = singleProviderChoices(index, ctx, roots, new SharingAnchors(index), new Explain());
+    return Object.fromEntries([...found.anchors()].map((anchor) => [anchor.uuid, found.choices(anchor)[0].map((n) => n.uuid)]));
   };
 
   it('anchors a provider to its root, and a sharing provider also to every root of its aggregates', () => {
     expect(choices(group('1', { resources: [['VCPU', 1]] }))).toEqual({ cn1: ['cn1'], cn2: ['cn2'], cn3: ['cn3', 'numa'] });
     expect(choices(group('1', { resources: [['DISK_GB', 1]] }))).toEqual({ ss: ['ss'], cn1: ['ss'], cn2: ['ss'] });
+  });
+
+  it('lists an anchor\'s choices in the order the starting set met them, lent ones among its own', () => {
+    // VCPU joins the index in the order y, ss, x; the tree lists x before y.
+    const order = indexOf([
+      { uuid: 'r', aggregates: ['a'] }, { uuid: 'x', parent: 'r' }, { uuid: 'y', parent: 'r', inventories: { VCPU: { total: 1 } } },
+      { uuid: 'ss', aggregates: ['a'], traits: [SHARES_VIA_AGGREGATE], inventories: { VCPU: { total: 1 } } },
+    ]);
+    order.put('x', { ...order.get('x')!.state, inventories: order.get('y')!.state.inventories });
+    const found = singleProviderChoices(order, resolveGroup(order, names, group('1', { resources: [['VCPU', 1]] }), new Explain())!, null,
+      new SharingAnchors(order), new Explain());
+    expect([...found.anchors()].map((anchor) => `${anchor.uuid}:${found.choices(anchor)[0].map((n) => n.uuid)}`)).toEqual(['r:y,ss,x', 'ss:ss']);
   });
 
   it('drops anchors root_required refused', () => {
