@@ -12,12 +12,35 @@ const WORKERS = 2;
 /** How many rows may wait for a connection before write() makes its caller wait too. */
 const MAX_WAITING_ROWS = 200_000;
 
-/** Rows as COPY text, built when queued so that the rows need not stay on the heap. */
-interface Job {
-  readonly table: string;
-  readonly copy: string;
-  readonly rows: number;
-  readonly data: Buffer;
+/** Rows as COPY text (built when queued, so that the rows need not stay on the heap), or a table's deferred indexes. */
+type Job =
+  | { readonly kind: 'copy'; readonly table: string; readonly copy: string; readonly rows: number; readonly data: Buffer }
+  | { readonly kind: 'indexes'; readonly table: string; readonly deferral: Deferral };
+
+/**
+ * A table's indexes, dropped by the first chunk copied into it and built again by its indexes
+ * job; known from the moment its rows are queued, so that the job can be queued at any time.
+ */
+class Deferral {
+  private started = false;
+  private resolve!: (statements: string[]) => void;
+  private reject!: (error: unknown) => void;
+  readonly statements = new Promise<string[]>((resolve, reject) => {
+    this.resolve = resolve;
+    this.reject = reject;
+  });
+
+  constructor(private readonly schema: string, private readonly table: string) {
+    this.statements.catch(() => undefined);
+  }
+
+  async drop(client: PoolClient): Promise<void> {
+    if (!this.started) {
+      this.started = true;
+      dropIndexes(client, this.schema, this.table).then(this.resolve, this.reject);
+    }
+    await this.statements;
+  }
 }
 
 /**
@@ -33,9 +56,9 @@ export class BulkLoader {
   private closed = false;
   private failure: unknown = null;
   private readonly workers: Promise<void>[];
-  private readonly toDefer = new Set<string>();
-  /** Per table whose indexes wait: the statements building them again, once dropped. */
-  private readonly deferred = new Map<string, Promise<string[]>>();
+  /** Per table whose indexes wait for its last row. */
+  private readonly deferred = new Map<string, Deferral>();
+  private readonly completed = new Set<string>();
   private readonly stats = new Map<string, { rows: number; ms: number }>();
 
   private constructor(
@@ -59,13 +82,15 @@ export class BulkLoader {
     }
     for (const table of [...tables].sort((a, b) => b.rows.length - a.rows.length)) {
       if (table.rows.length === 0) continue;
-      if (partial || table.rows.length >= this.deferIndexesFrom) this.toDefer.add(table.table);
+      if ((partial || table.rows.length >= this.deferIndexesFrom) && !this.deferred.has(table.table) && !this.completed.has(table.table)) {
+        this.deferred.set(table.table, new Deferral(this.schema, table.table));
+      }
       const shape = this.shapes.get(table.table)!;
       const copy = `COPY ${qualified(this.schema, table.table)} (${table.columns.map(quoteIdent).join(', ')}) FROM STDIN`;
       for (let start = 0; start < table.rows.length; start += CHUNK_ROWS) {
         const rows = table.rows.slice(start, start + CHUNK_ROWS);
         const formatters = table.columns.map((column) => columnFormatter(shape.types.get(column)!));
-        this.jobs.push({ table: table.table, copy, rows: rows.length, data: copyData(rows, formatters) });
+        this.jobs.push({ kind: 'copy', table: table.table, copy, rows: rows.length, data: copyData(rows, formatters) });
         this.waitingRows += rows.length;
       }
     }
@@ -78,31 +103,32 @@ export class BulkLoader {
     if (this.failure !== null) throw this.failure;
   }
 
-  /** Once every row is in: builds the deferred indexes, sets the sequences, reports each table. */
+  /**
+   * No more rows will come for these tables: their indexes are built as soon as a connection is
+   * free, while other tables are still being written.
+   */
+  complete(tables: readonly string[]): void {
+    for (const table of tables) {
+      const deferral = this.deferred.get(table);
+      if (!deferral || this.completed.has(table)) continue;
+      this.completed.add(table);
+      this.jobs.push({ kind: 'indexes', table, deferral });
+    }
+    this.signal();
+  }
+
+  /** Once every row is in: builds the indexes still deferred, sets the sequences, reports each table. */
   async finish(sequences: readonly SequenceValue[], report: Reporter): Promise<void> {
+    this.complete([...this.deferred.keys()]);
     this.closed = true;
     this.signal();
     await Promise.all(this.workers);
     if (this.failure !== null) throw this.failure;
-    const rebuilds = [...this.deferred].map(([table, statements]) => ({ table, statements }));
-    await Promise.all(Array.from({ length: WORKERS }, () => this.withClient(async (client) => {
-      for (let next = rebuilds.shift(); next; next = rebuilds.shift()) {
-        const started = performance.now();
-        for (const statement of await next.statements) await client.query(statement);
-        this.count(next.table, 0, performance.now() - started);
-      }
-    })));
     for (const sequence of sequences) {
       await this.pool.query('SELECT setval($1::regclass, $2, false)', [qualified(this.schema, sequence.name), sequence.next]);
     }
     const tables = [...this.stats].sort(([, a], [, b]) => b.rows - a.rows);
     for (const [table, { rows, ms }] of tables) await report({ kind: 'written', table, rows, seconds: ms / 1000 });
-  }
-
-  /** The first worker to copy into a table that defers its indexes drops them; the other waits for that. */
-  private async prepare(client: PoolClient, table: string): Promise<void> {
-    if (this.toDefer.has(table) && !this.deferred.has(table)) this.deferred.set(table, dropIndexes(client, this.schema, table));
-    await this.deferred.get(table);
   }
 
   private async work(): Promise<void> {
@@ -118,7 +144,12 @@ export class BulkLoader {
             continue;
           }
           const started = performance.now();
-          await this.prepare(client, job.table);
+          if (job.kind === 'indexes') {
+            for (const statement of await job.deferral.statements) await client.query(statement);
+            this.count(job.table, 0, performance.now() - started);
+            continue;
+          }
+          await this.deferred.get(job.table)?.drop(client);
           await sendCopy(client, job.copy, job.data);
           this.count(job.table, job.rows, performance.now() - started);
           this.waitingRows -= job.rows;
