@@ -55,16 +55,6 @@ describe('ProviderIndex', () => {
     expect(uuids(index.withClass('DISK_GB'))).toEqual(['p']);
   });
 
-  it('ranks the members of a reverse index in the order a search walks them: one that left and came back is last', () => {
-    const index = indexOf([{ uuid: 'p', traits: ['A'] }, { uuid: 'q', traits: ['A'] }]);
-    const p = index.get('p')!;
-    index.put('p', { ...p.state, traits: ['B'] });
-    index.put('p', { ...p.state, traits: ['A', 'B'] });
-    index.put('q', { ...index.get('q')!.state, traits: ['A', 'C'] });
-    expect([...index.withTrait('A')].map((n) => n.uuid)).toEqual(['q', 'p']);
-    expect(index.withTrait('A').rank(index.get('q')!)).toBeLessThan(index.withTrait('A').rank(p));
-  });
-
   it('keeps each provider\'s room in step with its inventories and its usage', () => {
     const index = indexOf([{ uuid: 'p', inventories: { VCPU: { total: 8 } } }]);
     const free = () => Object.fromEntries([...index.get('p')!.rooms].map(([rc, room]) => [rc, room.free]));

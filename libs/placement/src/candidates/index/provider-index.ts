@@ -1,5 +1,4 @@
 import { ActiveProvider, ProviderState } from '../../../../domain/src/index.js';
-import { Members, MemberSet } from './members.js';
 import { Room, roomsOf } from './room.js';
 
 /** The trait upstream reads to decide which providers lend their inventory through aggregates. */
@@ -18,15 +17,15 @@ export interface ProviderNode {
   rooms: ReadonlyMap<string, Room>;
 }
 
-const EMPTY: Members = new MemberSet();
+const EMPTY: ReadonlySet<ProviderNode> = new Set();
 
-function addTo<K>(index: Map<K, MemberSet>, key: K, node: ProviderNode): void {
+function addTo<K>(index: Map<K, Set<ProviderNode>>, key: K, node: ProviderNode): void {
   let members = index.get(key);
-  if (!members) index.set(key, (members = new MemberSet()));
+  if (!members) index.set(key, (members = new Set()));
   members.add(node);
 }
 
-function removeFrom<K>(index: Map<K, MemberSet>, key: K, node: ProviderNode): void {
+function removeFrom<K>(index: Map<K, Set<ProviderNode>>, key: K, node: ProviderNode): void {
   const members = index.get(key);
   if (!members) return;
   members.delete(node);
@@ -34,7 +33,7 @@ function removeFrom<K>(index: Map<K, MemberSet>, key: K, node: ProviderNode): vo
 }
 
 /** Keeps a reverse index (key -> providers) in step with one facet of a provider. */
-function syncFacet<K>(index: Map<K, MemberSet>, node: ProviderNode, before: Iterable<K>, after: ReadonlySet<K>): void {
+function syncFacet<K>(index: Map<K, Set<ProviderNode>>, node: ProviderNode, before: Iterable<K>, after: ReadonlySet<K>): void {
   for (const key of before) if (!after.has(key)) removeFrom(index, key, node);
   for (const key of after) addTo(index, key, node);
 }
@@ -46,9 +45,9 @@ function syncFacet<K>(index: Map<K, MemberSet>, node: ProviderNode, before: Iter
  */
 export class ProviderIndex {
   private readonly nodes = new Map<string, ProviderNode>();
-  private readonly byClass = new Map<string, MemberSet>();
-  private readonly byTrait = new Map<string, MemberSet>();
-  private readonly byAggregate = new Map<string, MemberSet>();
+  private readonly byClass = new Map<string, Set<ProviderNode>>();
+  private readonly byTrait = new Map<string, Set<ProviderNode>>();
+  private readonly byAggregate = new Map<string, Set<ProviderNode>>();
   private nested = 0;
 
   get size(): number {
@@ -68,19 +67,19 @@ export class ProviderIndex {
     return this.nested > 0;
   }
 
-  withClass(resourceClass: string): Members {
+  withClass(resourceClass: string): ReadonlySet<ProviderNode> {
     return this.byClass.get(resourceClass) ?? EMPTY;
   }
 
-  withTrait(trait: string): Members {
+  withTrait(trait: string): ReadonlySet<ProviderNode> {
     return this.byTrait.get(trait) ?? EMPTY;
   }
 
-  inAggregate(aggregate: string): Members {
+  inAggregate(aggregate: string): ReadonlySet<ProviderNode> {
     return this.byAggregate.get(aggregate) ?? EMPTY;
   }
 
-  get sharing(): Members {
+  get sharing(): ReadonlySet<ProviderNode> {
     return this.withTrait(SHARES_VIA_AGGREGATE);
   }
 

@@ -4,7 +4,7 @@ import { CandidateRequest } from '../request.js';
 import { Explain } from './explain.js';
 import { CheckedGroup } from './group-context.js';
 import { traitsMet } from './multi-provider.js';
-import { GroupAnchors } from './group-anchors.js';
+import { GroupChoices } from './single-provider.js';
 import { inSameSubtree } from './same-subtree.js';
 import { Candidate, LevelLayout, PickedCandidate } from './candidate.js';
 
@@ -12,7 +12,7 @@ export type { Allocation, Candidate } from './candidate.js';
 
 export interface GroupPlan {
   readonly ctx: CheckedGroup;
-  readonly choices: GroupAnchors;
+  readonly choices: GroupChoices;
   /** The unsuffixed group spread over a tree: one level per class instead of one per group. */
   readonly multi: boolean;
 }
@@ -96,10 +96,10 @@ export class Combiner {
    * one at a time as the combination reaches them, so a capped search skips the rest.
    */
   *anchors(): Generator<ProviderNode> {
-    const groups = this.plans.map((plan) => plan.choices).sort((a, b) => a.size - b.size);
-    const reached = (anchor: ProviderNode) => groups.every((group) => group.has(anchor));
-    if (this.options.shuffle) yield* this.options.shuffle([...groups[0].anchors()].filter(reached));
-    else for (const anchor of groups[0].anchors()) if (reached(anchor)) yield anchor;
+    const maps = this.plans.map((plan) => plan.choices).sort((a, b) => a.size - b.size);
+    const reached = (anchor: ProviderNode) => maps.every((map) => map.has(anchor));
+    if (this.options.shuffle) yield* this.options.shuffle([...maps[0].keys()].filter(reached));
+    else for (const anchor of maps[0].keys()) if (reached(anchor)) yield anchor;
   }
 
   run(explain: Explain): Candidate[] {
@@ -117,7 +117,7 @@ export class Combiner {
 
   /** One group met by one provider (the flat case): every choice is a candidate, nothing to prune. */
   private single(anchor: ProviderNode): void {
-    const nodes = this.plans[0].choices.choices(anchor)[0];
+    const nodes = this.plans[0].choices.get(anchor)![0];
     for (const node of this.options.shuffle ? this.options.shuffle([...nodes]) : nodes) {
       if (this.full) return;
       this.visited++;
@@ -129,7 +129,7 @@ export class Combiner {
   private tree(anchor: ProviderNode): void {
     const shuffle = this.options.shuffle;
     const choices = this.choices;
-    this.plans.forEach((plan, p) => plan.choices.choices(anchor).forEach((nodes, i) => {
+    this.plans.forEach((plan, p) => plan.choices.get(anchor)!.forEach((nodes, i) => {
       choices[this.levelsOf[p][i]] = shuffle ? shuffle([...nodes]) : nodes;
     }));
     // Fewest choices first: the same candidates, found with less backtracking. Trees of one

@@ -1,28 +1,25 @@
-import { MemberSet, Members, treeMembers } from '../index/members.js';
 import { ProviderIndex, ProviderNode } from '../index/provider-index.js';
 import { canProvide, CheckedGroup } from './group-context.js';
 
 /** Which providers meet a whole group alone: where to start looking, and the test. */
 export interface GroupMatcher {
   /** Every matching provider is in here: the smallest index set the group implies. */
-  readonly start: Members;
+  readonly start: Iterable<ProviderNode>;
   readonly matches: (node: ProviderNode) => boolean;
 }
 
-const NOBODY: Members = new MemberSet();
-
-function startingSet(index: ProviderIndex, checked: CheckedGroup): Members {
+function startingSet(index: ProviderIndex, checked: CheckedGroup): Iterable<ProviderNode> {
   const { group, treeRoot } = checked;
-  const sets: { size: number; members: Members }[] = [];
+  const sets: { size: number; members: Iterable<ProviderNode> }[] = [];
   if (group.resources.length > 0) {
     if (treeRoot) {
       const tree = index.tree(treeRoot);
-      sets.push({ size: tree.length, members: treeMembers(treeRoot, tree) });
+      sets.push({ size: tree.length, members: tree });
     } else for (const [rc] of group.resources) sets.push({ size: index.withClass(rc).size, members: index.withClass(rc) });
   }
   for (const anyOf of group.requiredTraits) if (anyOf.length === 1) sets.push({ size: index.withTrait(anyOf[0]).size, members: index.withTrait(anyOf[0]) });
   for (const anyOf of group.memberOf) if (anyOf.length === 1) sets.push({ size: index.inAggregate(anyOf[0]).size, members: index.inAggregate(anyOf[0]) });
-  return sets.sort((a, b) => a.size - b.size)[0]?.members ?? NOBODY;
+  return sets.sort((a, b) => a.size - b.size)[0]?.members ?? [];
 }
 
 /**
@@ -34,7 +31,7 @@ function startingSet(index: ProviderIndex, checked: CheckedGroup): Members {
 export function groupMatcher(index: ProviderIndex, checked: CheckedGroup): GroupMatcher {
   const { group, inAggregates, treeRoot } = checked;
   const { resources, requiredTraits, forbiddenTraits, forbiddenAggregates } = group;
-  if (resources.length === 0 && requiredTraits.length === 0 && !inAggregates) return { start: NOBODY, matches: () => false };
+  if (resources.length === 0 && requiredTraits.length === 0 && !inAggregates) return { start: [], matches: () => false };
   // Plain loops: this runs once per provider of the deployment on the scheduler's hot path.
   const matches = (node: ProviderNode): boolean => {
     for (let i = 0; i < resources.length; i++) if (!canProvide(node, resources[i][0], resources[i][1])) return false;

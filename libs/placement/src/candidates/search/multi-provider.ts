@@ -2,10 +2,7 @@ import { ProviderIndex, ProviderNode } from '../index/provider-index.js';
 import { SharingAnchors } from './anchors.js';
 import { Explain } from './explain.js';
 import { GroupContext, providersInAny } from './group-context.js';
-import { GroupAnchors } from './group-anchors.js';
-
-/** anchor root -> choices per level. */
-type GroupChoices = Map<ProviderNode, ProviderNode[][]>;
+import { GroupChoices } from './single-provider.js';
 
 /** Per anchor root, the providers able to give one class, in the order they were found. */
 type ByAnchor = Map<ProviderNode, ProviderNode[]>;
@@ -35,10 +32,6 @@ function levelsMeet(required: ReadonlyArray<ReadonlyArray<string>>, levels: read
   return true;
 }
 
-function eager(choices: GroupChoices): GroupAnchors {
-  return { size: choices.size, has: (anchor) => choices.has(anchor), anchors: () => choices.keys(), choices: (anchor) => choices.get(anchor)! };
-}
-
 /** The levels less the providers with a forbidden trait, or null once a level is left empty. */
 function withoutTraits(levels: readonly ProviderNode[][], forbidden: readonly string[]): ProviderNode[][] | null {
   const usable = levels.map((nodes) => nodes.filter((n) => !forbidden.some((t) => n.traits.has(t))));
@@ -55,9 +48,9 @@ function withoutTraits(levels: readonly ProviderNode[][], forbidden: readonly st
  */
 export function treeChoices(
   index: ProviderIndex, ctx: GroupContext, allowed: ReadonlySet<ProviderNode> | null, sharing: SharingAnchors, explain: Explain,
-): GroupAnchors {
+): GroupChoices {
   const { group, label, inAggregates, treeRoot } = ctx;
-  const none = eager(new Map());
+  const none: GroupChoices = new Map();
   if (group.requiredTraits.length > 0 && !group.requiredTraits.flat().some((t) => index.withTrait(t).size > 0)) {
     explain.record(`${label}: providers with any required trait`, 0);
     return none;
@@ -103,14 +96,13 @@ export function treeChoices(
     if (usable && levelsMeet(required, usable)) choices.set(anchor, usable);
   }
   explain.record(`${label}: trees left by the trait filters`, choices.size);
-  return eager(choices);
+  return choices;
 }
 
 /** Whether any tree has one pick per class whose traits together meet every any-of set. */
-export function anyCombination(choices: GroupAnchors, required: ReadonlyArray<ReadonlyArray<string>>): boolean {
+export function anyCombination(choices: GroupChoices, required: ReadonlyArray<ReadonlyArray<string>>): boolean {
   if (required.length === 0) return choices.size > 0;
-  for (const anchor of choices.anchors()) {
-    const levels = choices.choices(anchor);
+  for (const levels of choices.values()) {
     const picked: ProviderNode[] = [];
     const search = (depth: number): boolean => {
       if (depth === levels.length) return traitsMet(required, (t) => picked.some((n) => n.traits.has(t)));

@@ -2,22 +2,26 @@ import { ProviderIndex, ProviderNode, SHARES_VIA_AGGREGATE } from '../index/prov
 import { SharingAnchors } from './anchors.js';
 import { Explain } from './explain.js';
 import { CheckedGroup } from './group-context.js';
-import { GroupAnchors, groupAnchors, Lent } from './group-anchors.js';
 import { groupMatcher } from './group-match.js';
+
+/** anchor root -> choices per level; a level is one provider picked for part of a group. */
+export type GroupChoices = Map<ProviderNode, ProviderNode[][]>;
 
 /**
  * One choice per provider meeting the whole group, under its own root and under every root a
  * sharing provider lends to (upstream's _alloc_candidates_single_provider). Anchors outside
- * `allowed` (root_required) are dropped. The pass tests every provider of the starting set, so
- * the counts are exact; an anchor's choices are its tree's matching providers and those lent
- * to it, in the starting set's order, as the pass met them.
+ * `allowed` (root_required) are dropped.
  */
 export function singleProviderChoices(
   index: ProviderIndex, checked: CheckedGroup, allowed: ReadonlySet<ProviderNode> | null, sharing: SharingAnchors, explain: Explain,
-): GroupAnchors {
+): GroupChoices {
+  const choices: GroupChoices = new Map();
+  const add = (anchor: ProviderNode, node: ProviderNode) => {
+    const levels = choices.get(anchor);
+    if (levels) levels[0].push(node);
+    else choices.set(anchor, [[node]]);
+  };
   const { start, matches } = groupMatcher(index, checked);
-  const anchors = new Set<ProviderNode>();
-  const lent = new Lent();
   // Without sharing providers nobody lends to another root: skip the per-provider trait test.
   const lending = index.sharing.size > 0;
   let examined = 0;
@@ -26,20 +30,12 @@ export function singleProviderChoices(
     examined++;
     if (!matches(node)) continue;
     matching++;
-    if (!allowed || allowed.has(node.root)) anchors.add(node.root);
+    if (!allowed || allowed.has(node.root)) add(node.root, node);
     if (!lending || !node.traits.has(SHARES_VIA_AGGREGATE)) continue;
-    for (const anchor of sharing.of(node)) {
-      if (anchor === node.root || (allowed && !allowed.has(anchor))) continue;
-      anchors.add(anchor);
-      lent.add(anchor, node);
-    }
+    for (const anchor of sharing.of(node)) if (anchor !== node.root && (!allowed || allowed.has(anchor))) add(anchor, node);
   }
   explain.record(`${checked.label}: providers examined`, examined);
   explain.record(`${checked.label}: providers meeting the whole group`, matching);
-  explain.record(`${checked.label}: anchors`, anchors.size);
-  return groupAnchors(anchors, (anchor) => {
-    const found = [...index.tree(anchor).filter(matches), ...lent.to(anchor)];
-    if (found.length > 1) found.sort((a, b) => start.rank(a) - start.rank(b));
-    return [found];
-  });
+  explain.record(`${checked.label}: anchors`, choices.size);
+  return choices;
 }
