@@ -1,4 +1,3 @@
-import { capacity } from '../../../../domain/src/index.js';
 import { ProviderNode, SHARES_VIA_AGGREGATE } from '../index/provider-index.js';
 import { CandidateRequest } from '../request.js';
 import { Explain } from './explain.js';
@@ -178,8 +177,8 @@ export class Combiner {
         if (counted.has(node)) continue;
         counted.add(node);
         for (const rc of this.contested) {
-          const inventory = node.state.inventories[rc];
-          if (inventory) this.supply.set(rc, (this.supply.get(rc) ?? 0) + Math.max(0, capacity(inventory) - (node.state.usages[rc] ?? 0)));
+          const room = node.rooms.get(rc);
+          if (room) this.supply.set(rc, (this.supply.get(rc) ?? 0) + Math.max(0, room.free));
         }
       }
     }
@@ -229,9 +228,9 @@ export class Combiner {
     // A provider nobody took from yet was checked for this level's amounts when it became a choice.
     if (taken) {
       for (const [rc, amount] of resources) {
-        const inventory = node.state.inventories[rc];
+        const room = node.rooms.get(rc)!;
         const total = (taken.get(rc) ?? 0) + amount;
-        if ((node.state.usages[rc] ?? 0) + total > capacity(inventory) || total > inventory.max_unit) return false;
+        if (total > room.free || total > room.max) return false;
       }
     }
     if (resources.length > 0) {
