@@ -10,14 +10,15 @@ export interface LogEvent extends ReplayEvent {
   readonly metadata: EventMetadata;
 }
 
+/** The time as epoch milliseconds, as a JS Date holds it: parsing a timestamp's text costs more than the rest of the row. */
 const COLUMNS = (metadata: boolean) =>
-  `transaction_id::text, position, stream_id, revision, type, data, ${metadata ? 'metadata' : 'NULL'}, recorded_at`;
+  `transaction_id::text, position, stream_id, revision, type, data, ${metadata ? 'metadata' : 'NULL'}, floor(extract(epoch FROM recorded_at) * 1000)::float8`;
 const NO_METADATA: EventMetadata = Object.freeze({});
 
 function toLogEvent(row: unknown[]): LogEvent {
   return {
     commit: row[0] as string, position: row[1] as string, stream: row[2] as string, revision: Number(row[3]),
-    type: row[4] as string, data: row[5], metadata: (row[6] as EventMetadata | null) ?? NO_METADATA, recordedAt: row[7] as Date,
+    type: row[4] as string, data: row[5], metadata: (row[6] as EventMetadata | null) ?? NO_METADATA, recordedAt: new Date(row[7] as number),
   };
 }
 
