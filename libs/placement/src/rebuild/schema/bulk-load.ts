@@ -73,7 +73,11 @@ export class BulkLoader {
     return new BulkLoader(pool, schema, shapes, deferIndexesFrom);
   }
 
-  /** Queues rows; `partial`: more rows of these tables will follow. Waits while too much is queued. */
+  /**
+   * Queues rows; `partial`: more rows of these tables will follow, and the caller (still
+   * producing) waits while too much is queued. The last rows are queued at once: the caller has
+   * them in memory already, and a connection building indexes must not keep it from formatting them.
+   */
   async write(tables: readonly TableRows[], partial = false): Promise<void> {
     for (const table of tables) {
       const shape = this.shapes.get(table.table);
@@ -94,12 +98,8 @@ export class BulkLoader {
         this.waitingRows += rows.length;
       }
     }
-    await this.backPressure();
-  }
-
-  private async backPressure(): Promise<void> {
     this.signal();
-    while (this.waitingRows > MAX_WAITING_ROWS && this.failure === null) await new Promise<void>((resolve) => this.wake.push(resolve));
+    while (partial && this.waitingRows > MAX_WAITING_ROWS && this.failure === null) await new Promise<void>((resolve) => this.wake.push(resolve));
     if (this.failure !== null) throw this.failure;
   }
 
