@@ -38,21 +38,24 @@ export class HourMoves {
   }
 
   hourRows(): unknown[][] {
-    const series = new Map<string, SeriesInHour>();
+    // Scope, then class: a move's four scopes are looked up once, not once per class.
+    const scopes = new Map<string, Map<string, SeriesInHour>>();
     for (const move of this.moves.values()) {
       for (const [userId, consumerType] of scopesOf(move)) {
-        const prefix = move.projectId + SEP + userId + SEP + consumerType + SEP;
+        const scopeKey = move.projectId + SEP + userId + SEP + consumerType;
+        let byClass = scopes.get(scopeKey);
+        if (!byClass) scopes.set(scopeKey, (byClass = new Map()));
         for (const rc in move.deltas) {
-          const key = prefix + rc;
-          const known = series.get(key);
+          const known = byClass.get(rc);
           if (known) addPoint(known.points, move.at, move.deltas[rc]);
-          else series.set(key, { key: [move.projectId, userId, consumerType, rc], points: [move.at, move.deltas[rc]] });
+          else byClass.set(rc, { key: [move.projectId, userId, consumerType, rc], points: [move.at, move.deltas[rc]] });
         }
       }
     }
+    const series = [...scopes.values()].flatMap((byClass) => [...byClass.values()]);
     const rows: unknown[][] = [];
     const start = new Date(this.hour);
-    for (const { key, points } of series.values()) {
+    for (const { key, points } of series) {
       const s = summarizePoints(this.hour, points);
       if (s) rows.push([key[0], key[1], key[2], key[3], start, s.net, s.unitMs, s.peakAboveStart, new Date(s.lastChangeAt)]);
     }

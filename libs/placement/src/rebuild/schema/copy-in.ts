@@ -15,19 +15,25 @@ export function copyText(value: unknown): string {
 }
 
 /**
- * A column's formatter, picked once from its SQL type. Timestamps repeat a lot (every row of
- * one write, every series of one hour), so their text is remembered per instant.
+ * A column's formatter, picked once from its SQL type. Consecutive rows often share an instant
+ * (every series of one hour, every row of one write), so the last one's text is kept.
  */
 export function columnFormatter(sqlType: string): (value: unknown) => string {
   if (sqlType.startsWith('timestamp')) {
-    const seen = new Map<number, string>();
+    let lastMs = NaN;
+    let lastText = '';
     return (value) => {
       if (!(value instanceof Date)) return copyText(value);
       const ms = value.getTime();
-      let text = seen.get(ms);
-      if (text === undefined) seen.set(ms, (text = value.toISOString()));
-      return text;
+      if (ms !== lastMs) {
+        lastMs = ms;
+        lastText = value.toISOString();
+      }
+      return lastText;
     };
+  }
+  if (sqlType === 'bigint' || sqlType === 'integer' || sqlType === 'smallint') {
+    return (value) => (typeof value === 'number' ? String(value) : copyText(value));
   }
   if (sqlType === 'text' || sqlType.startsWith('character')) {
     return (value) => (typeof value === 'string' ? escape(value) : copyText(value));
@@ -53,14 +59,14 @@ class CopyIn extends Query {
 
 /** Rows as COPY's text: built as soon as rows are final, so they need not stay on the heap. */
 export function copyData(rows: readonly (readonly unknown[])[], formatters: readonly ((value: unknown) => string)[]): Buffer {
-  const lines: string[] = new Array(rows.length);
-  const fields: string[] = new Array(formatters.length);
+  let text = '';
+  const last = formatters.length - 1;
   for (let r = 0; r < rows.length; r++) {
     const row = rows[r];
-    for (let i = 0; i < formatters.length; i++) fields[i] = formatters[i](row[i]);
-    lines[r] = fields.join('\t');
+    for (let i = 0; i < last; i++) text += formatters[i](row[i]) + '\t';
+    text += formatters[last](row[last]) + '\n';
   }
-  return Buffer.from(lines.join('\n') + '\n', 'utf8');
+  return Buffer.from(text, 'utf8');
 }
 
 export function sendCopy(client: PoolClient, sql: string, data: Buffer): Promise<void> {
