@@ -3,7 +3,7 @@ import { indexOf, PlainProvider } from '../index/plain-index.js';
 import { ProviderNode } from '../index/provider-index.js';
 import { Candidate, Combiner } from './combine.js';
 import { Explain } from './explain.js';
-import { GroupChoices } from './single-provider.js';
+import { GroupChoices } from './by-anchor.js';
 import { inSameSubtree } from './same-subtree.js';
 import { candidateRequest, group } from './request-builder.js';
 import { searchCandidates } from './search.js';
@@ -110,18 +110,17 @@ describe('the wide tree: pruning and the cap', () => {
 });
 
 describe('the anchors of a combination', () => {
-  /** A group's choices that count how often the combination asks whether they reach an anchor. */
-  class CountingChoices extends Map<ProviderNode, ProviderNode[][]> implements GroupChoices {
-    asked = 0;
-
-    override has(anchor: ProviderNode): boolean {
-      this.asked++;
-      return super.has(anchor);
-    }
-  }
+  /** A group reaching every root, counting how often the combination asks whether it reaches one. */
   const nodes = indexOf(Array.from({ length: 100 }, (_v, i) => ({ uuid: `r${i}`, inventories: { VCPU: { total: 2 } } })));
   const plan = (suffix: string) => {
-    const choices = new CountingChoices(nodes.roots().map((root) => [root, [[root]]]));
+    const roots = new Set(nodes.roots());
+    const choices: GroupChoices & { asked: number } = {
+      asked: 0, size: roots.size, anchors: () => roots, choices: (anchor) => [[anchor]],
+      has(anchor) {
+        this.asked++;
+        return roots.has(anchor);
+      },
+    };
     const ctx = { group: group(suffix, { resources: [['VCPU', 1]] }), label: suffix, granular: true, inAggregates: null, treeRoot: null };
     return { ctx, choices, multi: false };
   };

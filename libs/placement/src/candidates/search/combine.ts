@@ -3,7 +3,7 @@ import { CandidateRequest } from '../request.js';
 import { Explain } from './explain.js';
 import { CheckedGroup } from './group-context.js';
 import { traitsMet } from './multi-provider.js';
-import { GroupChoices } from './single-provider.js';
+import { GroupChoices } from './by-anchor.js';
 import { inSameSubtree } from './same-subtree.js';
 import { Candidate, LevelLayout, PickedCandidate } from './candidate.js';
 
@@ -95,10 +95,10 @@ export class Combiner {
    * one at a time as the combination reaches them, so a capped search skips the rest.
    */
   *anchors(): Generator<ProviderNode> {
-    const maps = this.plans.map((plan) => plan.choices).sort((a, b) => a.size - b.size);
-    const reached = (anchor: ProviderNode) => maps.every((map) => map.has(anchor));
-    if (this.options.shuffle) yield* this.options.shuffle([...maps[0].keys()].filter(reached));
-    else for (const anchor of maps[0].keys()) if (reached(anchor)) yield anchor;
+    const groups = this.plans.map((plan) => plan.choices).sort((a, b) => a.size - b.size);
+    const reached = (anchor: ProviderNode) => groups.every((group) => group.has(anchor));
+    if (this.options.shuffle) yield* this.options.shuffle([...groups[0].anchors()].filter(reached));
+    else for (const anchor of groups[0].anchors()) if (reached(anchor)) yield anchor;
   }
 
   run(explain: Explain): Candidate[] {
@@ -116,8 +116,8 @@ export class Combiner {
 
   /** One group met by one provider (the flat case): every choice is a candidate, nothing to prune. */
   private single(anchor: ProviderNode): void {
-    const nodes = this.plans[0].choices.get(anchor)![0];
-    for (const node of this.options.shuffle ? this.options.shuffle([...nodes]) : nodes) {
+    const nodes = this.plans[0].choices.choices(anchor)[0];
+    for (const node of this.options.shuffle ? this.options.shuffle(nodes) : nodes) {
       if (this.full) return;
       this.visited++;
       this.picked[0] = node;
@@ -128,8 +128,8 @@ export class Combiner {
   private tree(anchor: ProviderNode): void {
     const shuffle = this.options.shuffle;
     const choices = this.choices;
-    this.plans.forEach((plan, p) => plan.choices.get(anchor)!.forEach((nodes, i) => {
-      choices[this.levelsOf[p][i]] = shuffle ? shuffle([...nodes]) : nodes;
+    this.plans.forEach((plan, p) => plan.choices.choices(anchor).forEach((nodes, i) => {
+      choices[this.levelsOf[p][i]] = shuffle ? shuffle(nodes) : nodes;
     }));
     // Fewest choices first: the same candidates, found with less backtracking. Trees of one
     // deployment mostly share an order, so its checks are worked out once.

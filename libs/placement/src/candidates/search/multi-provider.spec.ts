@@ -24,8 +24,8 @@ const names = new NameCatalog();
 const trees = (g: RequestGroup) => {
   const ctx = resolveGroup(index, names, g, new Explain());
   if (!ctx) return {};
-  const byAnchor = treeChoices(index, ctx, null, new SharingAnchors(index), new Explain());
-  return Object.fromEntries([...byAnchor].map(([anchor, levels]) => [anchor.uuid, levels.map((nodes) => nodes.map((n) => n.uuid).sort())]));
+  const found = treeChoices(index, ctx, null, new SharingAnchors(index), new Explain());
+  return Object.fromEntries([...found.anchors()].map((anchor) => [anchor.uuid, found.choices(anchor).map((nodes) => nodes.map((n) => n.uuid).sort())]));
 };
 const disk = (fields: Partial<RequestGroup>) => group('', { resources: [['VCPU', 1], ['DISK_GB', 1000]], ...fields });
 
@@ -63,7 +63,7 @@ describe('treeChoices (the unsuffixed group spread over a tree and its sharing p
     ]);
     const g = group('', { resources: [['VCPU', 1]], memberOf: [['A']] });
     const found = treeChoices(order, resolveGroup(order, names, g, new Explain())!, null, new SharingAnchors(order), new Explain());
-    expect([...found].map(([anchor, levels]) => `${anchor.uuid}:${levels[0].map((n) => n.uuid)}`)).toEqual(['a:a2', 'b:b1']);
+    expect([...found.anchors()].map((anchor) => `${anchor.uuid}:${found.choices(anchor)[0].map((n) => n.uuid)}`)).toEqual(['a:a2', 'b:b1']);
   });
 
   it('drops providers with a forbidden trait and trees that cannot gather the required traits', () => {

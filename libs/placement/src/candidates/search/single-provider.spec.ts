@@ -45,8 +45,8 @@ describe('singleProviderChoices', () => {
   const choices = (g: RequestGroup, allowed: string[] | null = null) => {
     const ctx = resolveGroup(index, names, g, new Explain())!;
     const roots = allowed ? new Set(allowed.map((u) => index.get(u)!)) : null;
-    const byAnchor = singleProviderChoices(index, ctx, roots, new SharingAnchors(index), new Explain());
-    return Object.fromEntries([...byAnchor].map(([anchor, levels]) => [anchor.uuid, levels[0].map((n) => n.uuid)]));
+    const found = singleProviderChoices(index, ctx, roots, new SharingAnchors(index), new Explain());
+    return Object.fromEntries([...found.anchors()].map((anchor) => [anchor.uuid, found.choices(anchor)[0].map((n) => n.uuid)]));
   };
 
   it('anchors a provider to its root, and a sharing provider also to every root of its aggregates', () => {
@@ -63,7 +63,7 @@ describe('singleProviderChoices', () => {
     order.put('x', { ...order.get('x')!.state, inventories: order.get('y')!.state.inventories });
     const found = singleProviderChoices(order, resolveGroup(order, names, group('1', { resources: [['VCPU', 1]] }), new Explain())!, null,
       new SharingAnchors(order), new Explain());
-    expect([...found].map(([anchor, levels]) => `${anchor.uuid}:${levels[0].map((n) => n.uuid)}`)).toEqual(['r:y,ss,x', 'ss:ss']);
+    expect([...found.anchors()].map((anchor) => `${anchor.uuid}:${found.choices(anchor)[0].map((n) => n.uuid)}`)).toEqual(['r:y,ss,x', 'ss:ss']);
   });
 
   it('drops anchors root_required refused', () => {
