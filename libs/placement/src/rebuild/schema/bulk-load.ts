@@ -9,8 +9,8 @@ const CHUNK_ROWS = 20_000;
 const DEFER_INDEXES_FROM = 20_000;
 /** Two cores: while rows are turned into text here, the server ingests others. */
 const WORKERS = 2;
-/** How many rows may wait for a connection before write() makes its caller wait too. */
-const MAX_WAITING_ROWS = 200_000;
+/** How many rows may wait for a connection before write() makes its caller wait: what waits when the replay ends delays the indexes. */
+const MAX_WAITING_ROWS = 60_000;
 
 /** Rows as COPY text (built when queued, so that the rows need not stay on the heap), or a table's deferred indexes. */
 type Job =
