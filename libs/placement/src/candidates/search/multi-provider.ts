@@ -24,11 +24,17 @@ const inAll = (levels: readonly ByAnchor[], anchor: ProviderNode) => {
   return true;
 };
 
-/** Whether some level (or, with `every`, each level) of the anchor has a provider passing the test. */
-function levelsWith(levels: readonly ByAnchor[], anchor: ProviderNode, test: (node: ProviderNode) => boolean, every: boolean): boolean {
-  for (const level of levels) if (level.some(anchor, test) !== every) return !every;
-  return every;
-}
+type Test = (node: ProviderNode) => boolean;
+
+const everyLevel = (levels: readonly ByAnchor[], anchor: ProviderNode, test: Test) => {
+  for (const level of levels) if (!level.some(anchor, test)) return false;
+  return true;
+};
+
+const someLevel = (levels: readonly ByAnchor[], anchor: ProviderNode, test: Test) => {
+  for (const level of levels) if (level.some(anchor, test)) return true;
+  return false;
+};
 
 const none: GroupChoices = { size: 0, has: () => false, anchors: () => [], choices: () => [] };
 
@@ -79,12 +85,13 @@ export function treeChoices(
     for (const anchor of byAnchor.anchors()) if (inAll(levels, anchor)) reaching++;
     if (explain.record(`${label}: trees able to give every class so far (${rc})`, reaching) === 0) return none;
   }
-  const usable = (node: ProviderNode) => forbidden.length === 0 || !hasAny(node, forbidden);
-  const holds = required.map((anyOf) => (node: ProviderNode) => usable(node) && hasAny(node, anyOf));
+  // Plain loops over each tree's lists, no list made: the tests run for every tree.
+  const usable: Test = (node) => forbidden.length === 0 || !hasAny(node, forbidden);
+  const holds = required.map((anyOf): Test => (node) => usable(node) && hasAny(node, anyOf));
   const anchors = new Set<ProviderNode>();
   trees: for (const anchor of levels.length > 0 ? found : []) {
-    if (!inAll(levels, anchor) || (forbidden.length > 0 && !levelsWith(levels, anchor, usable, true))) continue;
-    for (const test of holds) if (!levelsWith(levels, anchor, test, false)) continue trees;
+    if (!inAll(levels, anchor) || (forbidden.length > 0 && !everyLevel(levels, anchor, usable))) continue;
+    for (const test of holds) if (!someLevel(levels, anchor, test)) continue trees;
     anchors.add(anchor);
   }
   explain.record(`${label}: trees left by the trait filters`, anchors.size);
