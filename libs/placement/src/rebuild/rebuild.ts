@@ -5,8 +5,8 @@ import { READ_MODELS_SCHEMA } from '../persistence/read-model-schema.js';
 import { Reporter, silent } from './admin-events.js';
 import { LogSnapshot } from './log/log-snapshot.js';
 import { eventsPerSecond } from './progress.js';
-import { MemoryPlan, MemoryReplaySet } from './memory/memory-replays.js';
-import { replayIntoMemory, ReplayOutcome, replayThroughSql } from './replay.js';
+import type { MemoryPlan } from './memory/memory-replays.js';
+import { replayIntoMemory, replayThroughSql } from './replay.js';
 import { BulkLoader } from './schema/bulk-load.js';
 import { dropSchema, NEXT_SCHEMA, quoteIdent, RETIRED_SCHEMA, tableShapes } from './schema/schema-admin.js';
 import { catchUp, refuseStrangers, swapIn } from './swap.js';
@@ -96,20 +96,13 @@ export async function rebuildReadModels(pool: Pool, url: string, options: Rebuil
 async function replayWhileWriting(pool: Pool, plan: Extract<MemoryPlan, { kind: 'memory' }>, report: Reporter) {
   const loader = await BulkLoader.open(pool, NEXT_SCHEMA);
   try {
-    const reader = await pool.connect();
-    let replayed: { memory: MemoryReplaySet; outcome: ReplayOutcome; snapshot: string };
-    try {
+    const replayed = await withReader(pool, async (reader) => {
       const log = await LogSnapshot.open(reader);
       await report({ kind: 'step', message: `replaying ${log.total} events of snapshot ${log.snapshot}` });
       const { memory, outcome } = await replayIntoMemory(log, plan, report, (drained) => loader.write(drained, true));
       await log.close();
-      replayed = { memory, outcome, snapshot: log.snapshot };
-    } catch (error) {
-      await reader.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      reader.release();
-    }
+      return { memory, outcome, snapshot: log.snapshot };
+    });
     const writing = performance.now();
     const { memory } = replayed;
     const drained = memory.takeDrained(true);
@@ -130,19 +123,26 @@ async function replayWhileWriting(pool: Pool, plan: Extract<MemoryPlan, { kind: 
   }
 }
 
-async function withClients<T>(pool: Pool, work: (a: PoolClient, b: PoolClient) => Promise<T>): Promise<T> {
-  const a = await pool.connect();
+/** A connection for the log snapshot's transaction, rolled back if the work fails. */
+async function withReader<T>(pool: Pool, work: (reader: PoolClient) => Promise<T>): Promise<T> {
+  const reader = await pool.connect();
   try {
-    const b = await pool.connect();
-    try {
-      return await work(a, b);
-    } finally {
-      b.release();
-    }
+    return await work(reader);
   } catch (error) {
-    await a.query('ROLLBACK').catch(() => undefined);
+    await reader.query('ROLLBACK').catch(() => undefined);
     throw error;
   } finally {
-    a.release();
+    reader.release();
   }
+}
+
+async function withClients<T>(pool: Pool, work: (reader: PoolClient, writer: PoolClient) => Promise<T>): Promise<T> {
+  return withReader(pool, async (reader) => {
+    const writer = await pool.connect();
+    try {
+      return await work(reader, writer);
+    } finally {
+      writer.release();
+    }
+  });
 }
