@@ -13,6 +13,12 @@ export interface LogEvent extends ReplayEvent {
 /** The time as epoch milliseconds, as a JS Date holds it: parsing a timestamp's text costs more than the rest of the row. */
 const COLUMNS = (metadata: boolean) =>
   `transaction_id::text, position, stream_id, revision, type, data, ${metadata ? 'metadata' : 'NULL'}, floor(extract(epoch FROM recorded_at) * 1000)::float8`;
+/**
+ * The store's global order, named through the table: a bare `transaction_id` in ORDER BY means
+ * the output column `transaction_id::text`, which sorts '10' before '9' (and, sorting text for a
+ * million rows, cannot use the index).
+ */
+const GLOBAL_ORDER = 'e.transaction_id, e.position';
 const NO_METADATA: EventMetadata = Object.freeze({});
 
 function toLogEvent(row: unknown[]): LogEvent {
@@ -45,7 +51,7 @@ export class LogSnapshot {
   /** The whole log in the store's global order, in batches; the next batch is fetched while one is applied. */
   async *batches(size: number, withMetadata: boolean): AsyncGenerator<LogEvent[]> {
     await this.client.query(
-      `DECLARE replay NO SCROLL CURSOR FOR SELECT ${COLUMNS(withMetadata)} FROM es_events ORDER BY transaction_id, position`);
+      `DECLARE replay NO SCROLL CURSOR FOR SELECT ${COLUMNS(withMetadata)} FROM es_events e ORDER BY ${GLOBAL_ORDER}`);
     const fetch = () => this.client.query<unknown[]>({ text: `FETCH ${size} FROM replay`, rowMode: 'array' })
       .then((result) => result.rows.map(toLogEvent));
     let pending = fetch();
@@ -73,9 +79,9 @@ export class LogSnapshot {
  */
 export async function readEventsNotIn(client: PoolClient, snapshot: string): Promise<LogEvent[]> {
   const { rows } = await client.query<unknown[]>({
-    text: `SELECT ${COLUMNS(true)} FROM es_events
-           WHERE transaction_id >= pg_snapshot_xmin($1::pg_snapshot) AND NOT pg_visible_in_snapshot(transaction_id, $1::pg_snapshot)
-           ORDER BY transaction_id, position`,
+    text: `SELECT ${COLUMNS(true)} FROM es_events e
+           WHERE e.transaction_id >= pg_snapshot_xmin($1::pg_snapshot) AND NOT pg_visible_in_snapshot(e.transaction_id, $1::pg_snapshot)
+           ORDER BY ${GLOBAL_ORDER}`,
     values: [snapshot],
     rowMode: 'array',
   });
