@@ -34,6 +34,19 @@ describe('ProviderIndex', () => {
     expect(index.withClass('SRIOV_NET_VF').size).toBe(0);
   });
 
+  it('lists a tree anew after a provider joins, moves or leaves it', () => {
+    const index = indexOf([{ uuid: 'a' }, { uuid: 'b' }, { uuid: 'c', parent: 'b' }]);
+    const [a, b] = [index.get('a')!, index.get('b')!];
+    expect([uuids(index.tree(a)), uuids(index.tree(b))]).toEqual([['a'], ['b', 'c']]);
+    expect(index.tree(b)).toBe(index.tree(b));
+    index.put('d', activeProvider({ uuid: 'd', parent: 'a' }));
+    expect(uuids(index.tree(a))).toEqual(['a', 'd']);
+    index.put('c', { ...activeProvider({ uuid: 'c' }), parentUuid: 'a' });
+    expect([uuids(index.tree(a)), uuids(index.tree(b))]).toEqual([['a', 'c', 'd'], ['b']]);
+    index.put('d', { status: 'deleted', uuid: 'd' });
+    expect(uuids(index.tree(a))).toEqual(['a', 'c']);
+  });
+
   it('moves a whole subtree under its new parent\'s root', () => {
     const index = indexOf([{ uuid: 'a' }, { uuid: 'b' }, { uuid: 'c', parent: 'b' }]);
     index.put('b', { ...activeProvider({ uuid: 'b' }), parentUuid: 'a' });

@@ -49,6 +49,8 @@ export class ProviderIndex {
   private readonly byTrait = new Map<string, Set<ProviderNode>>();
   private readonly byAggregate = new Map<string, Set<ProviderNode>>();
   private nested = 0;
+  /** Each subtree's members as last listed; emptied whenever any provider joins, leaves or moves. */
+  private trees = new Map<ProviderNode, readonly ProviderNode[]>();
 
   get size(): number {
     return this.nodes.size;
@@ -89,10 +91,17 @@ export class ProviderIndex {
     return roots;
   }
 
-  /** The root and every descendant, parents before children. */
-  tree(root: ProviderNode): ProviderNode[] {
-    const members = [root];
-    for (let i = 0; i < members.length; i++) members.push(...members[i].children);
+  /**
+   * The root and every descendant, parents before children. Kept between calls: a search asks
+   * for each tree it reaches once per request group, and trees change far less often than usage.
+   */
+  tree(root: ProviderNode): readonly ProviderNode[] {
+    let members = this.trees.get(root);
+    if (!members) {
+      const listed = [root];
+      for (let i = 0; i < listed.length; i++) for (const child of listed[i].children) listed.push(child);
+      this.trees.set(root, (members = listed));
+    }
     return members;
   }
 
@@ -121,6 +130,7 @@ export class ProviderIndex {
   }
 
   private insert(state: ActiveProvider): void {
+    this.trees = new Map();
     const node: ProviderNode = {
       uuid: state.uuid, state, parent: null, root: null as unknown as ProviderNode, children: [],
       traits: new Set(state.traits), aggregates: new Set(state.aggregates), rooms: roomsOf(state),
@@ -136,6 +146,7 @@ export class ProviderIndex {
   private remove(uuid: string): void {
     const node = this.nodes.get(uuid);
     if (!node) return;
+    this.trees = new Map();
     this.reparent(node, null);
     for (const child of [...node.children]) this.reparent(child, null);
     for (const trait of node.traits) removeFrom(this.byTrait, trait, node);
@@ -146,6 +157,7 @@ export class ProviderIndex {
 
   /** A new parent moves the whole subtree under the parent's root, as upstream. */
   private reparent(node: ProviderNode, parentUuid: string | null): void {
+    this.trees = new Map();
     if (node.parent) {
       const siblings = node.parent.children;
       siblings.splice(siblings.indexOf(node), 1);
