@@ -34,6 +34,11 @@ export interface SearchOptions {
   readonly randomize: boolean;
   /** Never generate more than this many candidates (null: no cap), as upstream's max_allocation_candidates. */
   readonly maxCandidates: number | null;
+  /**
+   * The explain endpoint's full counts: each group's providers and trees counted over the whole
+   * deployment, where the search itself looks only at the trees the combination reaches.
+   */
+  readonly countEveryStep?: boolean;
   /** Injected so tests of the randomized order are exact. */
   readonly random?: () => number;
 }

@@ -43,7 +43,7 @@ export function indexStates(index: ProviderIndex): Map<string, ActiveProvider> {
 export function explainCandidates(
   index: ProviderIndex, names: NameCatalog, request: CandidateRequest, options: SearchOptions, provider: string | null,
 ): CandidatesExplanation {
-  const result = searchCandidates(index, names, { ...request, limit: null }, { ...options, randomize: false, maxCandidates: null });
+  const result = searchCandidates(index, names, { ...request, limit: null }, { ...options, randomize: false, maxCandidates: null, countEveryStep: true });
   const states: ProviderStates = indexStates(index);
   const groups = request.groups.map((group) => ({ suffix: group.suffix, steps: groupFunnel(states, group, request) }));
   const answer: CandidatesExplanation = { groups, search: nameEngineSteps(result.explain), candidates: result.candidates.length };

@@ -27,6 +27,7 @@ export function allowedAnchors(index: ProviderIndex, names: NameCatalog, request
  */
 export class SharingAnchors {
   private readonly cache = new Map<ProviderNode, ProviderNode[]>();
+  private lenders: Map<ProviderNode, ProviderNode[]> | null = null;
 
   constructor(private readonly index: ProviderIndex) {}
 
@@ -38,5 +39,22 @@ export class SharingAnchors {
       this.cache.set(provider, (anchors = [...roots]));
     }
     return anchors;
+  }
+
+  /** The sharing providers outside the anchor's tree that lend to it, in the index's order of sharing providers. */
+  lendersTo(anchor: ProviderNode): readonly ProviderNode[] {
+    if (this.index.sharing.size === 0) return [];
+    if (!this.lenders) {
+      this.lenders = new Map();
+      for (const provider of this.index.sharing) {
+        for (const root of this.of(provider)) {
+          if (root === provider.root) continue;
+          const list = this.lenders.get(root);
+          if (list) list.push(provider);
+          else this.lenders.set(root, [provider]);
+        }
+      }
+    }
+    return this.lenders.get(anchor) ?? [];
   }
 }

@@ -3,7 +3,7 @@ import { indexOf, PlainProvider } from '../index/plain-index.js';
 import { ProviderNode } from '../index/provider-index.js';
 import { Candidate, Combiner } from './combine.js';
 import { Explain } from './explain.js';
-import { GroupChoices } from './by-anchor.js';
+import { GroupChoices } from './group-choices.js';
 import { inSameSubtree } from './same-subtree.js';
 import { candidateRequest, group } from './request-builder.js';
 import { searchCandidates } from './search.js';
@@ -115,10 +115,10 @@ describe('the anchors of a combination', () => {
   const plan = (suffix: string) => {
     const roots = new Set(nodes.roots());
     const choices: GroupChoices & { asked: number } = {
-      asked: 0, size: roots.size, anchors: () => roots, choices: (anchor) => [[anchor]],
-      has(anchor) {
+      asked: 0, anchors: () => roots,
+      at(anchor) {
         this.asked++;
-        return roots.has(anchor);
+        return roots.has(anchor) ? [[anchor]] : null;
       },
     };
     const ctx = { group: group(suffix, { resources: [['VCPU', 1]] }), label: suffix, granular: true, inAggregates: null, treeRoot: null };

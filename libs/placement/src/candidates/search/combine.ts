@@ -3,7 +3,7 @@ import { CandidateRequest } from '../request.js';
 import { Explain } from './explain.js';
 import { CheckedGroup } from './group-context.js';
 import { traitsMet } from './multi-provider.js';
-import { GroupChoices } from './by-anchor.js';
+import { GroupChoices } from './group-choices.js';
 import { inSameSubtree } from './same-subtree.js';
 import { Candidate, LevelLayout, PickedCandidate } from './candidate.js';
 
@@ -91,23 +91,33 @@ export class Combiner {
   }
 
   /**
-   * Anchors every group can reach, in the smallest group's order. Unshuffled, they are checked
-   * one at a time as the combination reaches them, so a capped search skips the rest.
+   * The anchors every group reaches, with each group's levels there, in the first group's order
+   * (upstream's depth-first generation walks the first group's anchors). Unshuffled, each is
+   * worked out as the combination reaches it, so a capped search skips the rest.
    */
-  *anchors(): Generator<ProviderNode> {
-    const groups = this.plans.map((plan) => plan.choices).sort((a, b) => a.size - b.size);
-    const reached = (anchor: ProviderNode) => groups.every((group) => group.has(anchor));
-    if (this.options.shuffle) yield* this.options.shuffle([...groups[0].anchors()].filter(reached));
-    else for (const anchor of groups[0].anchors()) if (reached(anchor)) yield anchor;
+  *reached(): Generator<ProviderNode[][][]> {
+    anchors: for (const anchor of this.plans[0].choices.anchors()) {
+      const levels: ProviderNode[][][] = [];
+      for (const plan of this.plans) {
+        const at = plan.choices.at(anchor);
+        if (!at) continue anchors;
+        levels.push(at);
+      }
+      yield levels;
+    }
   }
 
   run(explain: Explain): Candidate[] {
     const oneChoice = this.levels.length === 1 && !(this.plans[0].multi && this.plans[0].ctx.group.requiredTraits.length > 0);
-    for (const anchor of this.anchors()) {
+    const shuffle = this.options.shuffle;
+    let trees = 0;
+    for (const levels of shuffle ? shuffle([...this.reached()]) : this.reached()) {
       if (this.full) break;
-      if (oneChoice) this.single(anchor);
-      else this.tree(anchor);
+      trees++;
+      if (oneChoice) this.single(levels[0][0]);
+      else this.tree(levels);
     }
+    explain.record('trees combined', trees);
     explain.record('combinations tried', this.visited);
     explain.record('combinations pruned', this.pruned);
     explain.record('candidates', this.candidates.length);
@@ -115,8 +125,7 @@ export class Combiner {
   }
 
   /** One group met by one provider (the flat case): every choice is a candidate, nothing to prune. */
-  private single(anchor: ProviderNode): void {
-    const nodes = this.plans[0].choices.choices(anchor)[0];
+  private single(nodes: ProviderNode[]): void {
     for (const node of this.options.shuffle ? this.options.shuffle(nodes) : nodes) {
       if (this.full) return;
       this.visited++;
@@ -125,10 +134,10 @@ export class Combiner {
     }
   }
 
-  private tree(anchor: ProviderNode): void {
+  private tree(levelsByPlan: ProviderNode[][][]): void {
     const shuffle = this.options.shuffle;
     const choices = this.choices;
-    this.plans.forEach((plan, p) => plan.choices.choices(anchor).forEach((nodes, i) => {
+    levelsByPlan.forEach((levels, p) => levels.forEach((nodes, i) => {
       choices[this.levelsOf[p][i]] = shuffle ? shuffle(nodes) : nodes;
     }));
     // Fewest choices first: the same candidates, found with less backtracking. Trees of one

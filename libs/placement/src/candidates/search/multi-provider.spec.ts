@@ -4,7 +4,7 @@ import { SHARES_VIA_AGGREGATE } from '../index/provider-index.js';
 import { SharingAnchors } from './anchors.js';
 import { Explain } from './explain.js';
 import { resolveGroup } from './group-context.js';
-import { anyCombination, treeChoices } from './multi-provider.js';
+import { combinable, countTreeChoices, treeChoices } from './multi-provider.js';
 import { group } from './request-builder.js';
 import { RequestGroup } from '../request.js';
 
@@ -25,7 +25,10 @@ const trees = (g: RequestGroup) => {
   const ctx = resolveGroup(index, names, g, new Explain());
   if (!ctx) return {};
   const found = treeChoices(index, ctx, null, new SharingAnchors(index), new Explain());
-  return Object.fromEntries([...found.anchors()].map((anchor) => [anchor.uuid, found.choices(anchor).map((nodes) => nodes.map((n) => n.uuid).sort())]));
+  return Object.fromEntries([...found.anchors()].flatMap((anchor) => {
+    const levels = found.at(anchor);
+    return levels ? [[anchor.uuid, levels.map((nodes) => nodes.map((n) => n.uuid).sort())]] : [];
+  }));
 };
 const disk = (fields: Partial<RequestGroup>) => group('', { resources: [['VCPU', 1], ['DISK_GB', 1000]], ...fields });
 
@@ -53,7 +56,7 @@ describe('treeChoices (the unsuffixed group spread over a tree and its sharing p
     expect(trees(group('', { resources: [['VCPU', 1]], inTree: 'numa2_2' }))).toEqual({ cn2: [['numa2_1', 'numa2_2']] });
   });
 
-  it('lists trees in the order the last class found them, even when the filters drop the provider that found one first', () => {
+  it('finds trees in the order the last class found them, even when the filters drop the provider that found one first', () => {
     // VCPU joins the index in the order a1, b1, a2: tree a is found first, by a provider outside aggregate A.
     const order = indexOf([
       { uuid: 'a' }, { uuid: 'b' },
@@ -63,7 +66,7 @@ describe('treeChoices (the unsuffixed group spread over a tree and its sharing p
     ]);
     const g = group('', { resources: [['VCPU', 1]], memberOf: [['A']] });
     const found = treeChoices(order, resolveGroup(order, names, g, new Explain())!, null, new SharingAnchors(order), new Explain());
-    expect([...found.anchors()].map((anchor) => `${anchor.uuid}:${found.choices(anchor)[0].map((n) => n.uuid)}`)).toEqual(['a:a2', 'b:b1']);
+    expect([...found.anchors()].map((anchor) => `${anchor.uuid}:${found.at(anchor)![0].map((n) => n.uuid)}`)).toEqual(['a:a2', 'b:b1']);
   });
 
   it('drops providers with a forbidden trait and trees that cannot gather the required traits', () => {
@@ -72,7 +75,7 @@ describe('treeChoices (the unsuffixed group spread over a tree and its sharing p
   });
 });
 
-describe('anyCombination', () => {
+describe('combinable', () => {
   it('finds one pick per class whose traits together meet every any-of set', () => {
     const local = indexOf([
       { uuid: 'cn', traits: ['CUSTOM_A'], inventories: { VCPU: { total: 1 } } },
@@ -81,12 +84,37 @@ describe('anyCombination', () => {
     ]);
     const catalog = new NameCatalog();
     ['CUSTOM_A', 'CUSTOM_B', 'CUSTOM_C'].forEach((t) => catalog.addTrait(t));
-    const choicesFor = (required: string[][]) => {
+    const levelsFor = (required: string[][]) => {
       const g = group('', { resources: [['VCPU', 1], ['MEMORY_MB', 1]], requiredTraits: required });
-      return treeChoices(local, resolveGroup(local, catalog, g, new Explain())!, null, new SharingAnchors(local), new Explain());
+      return treeChoices(local, resolveGroup(local, catalog, g, new Explain())!, null, new SharingAnchors(local), new Explain()).at(local.get('cn')!)!;
     };
-    expect(anyCombination(choicesFor([['CUSTOM_A'], ['CUSTOM_C']]), [['CUSTOM_A'], ['CUSTOM_C']])).toBe(true);
+    expect(combinable(levelsFor([['CUSTOM_A'], ['CUSTOM_C']]), [['CUSTOM_A'], ['CUSTOM_C']])).toBe(true);
     // B and C are both in the tree, but never in one pick: the union prefilter keeps the tree, the search does not.
-    expect(anyCombination(choicesFor([['CUSTOM_B'], ['CUSTOM_C']]), [['CUSTOM_B'], ['CUSTOM_C']])).toBe(false);
+    expect(combinable(levelsFor([['CUSTOM_B'], ['CUSTOM_C']]), [['CUSTOM_B'], ['CUSTOM_C']])).toBe(false);
+  });
+});
+
+describe('countTreeChoices (the explain endpoint)', () => {
+  const counts = (g: RequestGroup) => {
+    const explain = new Explain();
+    const ctx = resolveGroup(index, names, g, new Explain())!;
+    countTreeChoices(index, ctx, treeChoices(index, ctx, null, new SharingAnchors(index), explain), new SharingAnchors(index), explain);
+    return explain.steps.map((s) => `${s.step.replace("group '': ", '')}=${s.count}`);
+  };
+
+  it('counts the trees able to give each class so far over the whole deployment, then those the trait filters leave', () => {
+    expect(counts(disk({}))).toEqual([
+      'trees able to give every class so far (VCPU)=2', 'trees able to give every class so far (DISK_GB)=2', 'trees left by the trait filters=2',
+    ]);
+    expect(counts(disk({ memberOf: [['C']] }))).toEqual([
+      'trees able to give every class so far (VCPU)=1', 'trees able to give every class so far (DISK_GB)=1', 'trees left by the trait filters=1',
+    ]);
+    expect(counts(disk({ forbiddenTraits: [SHARES_VIA_AGGREGATE] }))).toEqual([
+      'trees able to give every class so far (VCPU)=2', 'trees able to give every class so far (DISK_GB)=2', 'trees left by the trait filters=0',
+    ]);
+  });
+
+  it('stops at the first class no tree can give', () => {
+    expect(counts(disk({ memberOf: [['B']] }))).toEqual(['trees able to give every class so far (VCPU)=1', 'trees able to give every class so far (DISK_GB)=0']);
   });
 });

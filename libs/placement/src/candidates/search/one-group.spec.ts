@@ -78,7 +78,7 @@ describe('streamOneGroup', () => {
     const request = cases[2][1];
     const index = indexOf(providers);
     const ctx = checkGroup(index, names, request.groups[0], new Explain())!;
-    const choices = singleProviderChoices(index, ctx, null, new SharingAnchors(index), new Explain());
+    const choices = singleProviderChoices(index, ctx, null, new SharingAnchors(index));
     const combined = new Combiner([{ ctx, choices, multi: false }], request, { cap: null, excludeNested: false, shuffle: null }).run(new Explain());
     expect(combined.map(key).sort()).toEqual(streamed(providers, request));
   });

@@ -3,6 +3,7 @@ import { indexOf, PlainProvider } from '../index/plain-index.js';
 import { candidateRequest, group } from './request-builder.js';
 import { searchCandidates } from './search.js';
 import { Candidate } from './combine.js';
+import type { CandidateResult } from './search.js';
 import { CandidateRequest } from '../request.js';
 
 const SHARES = 'MISC_SHARES_VIA_AGGREGATE';
@@ -112,3 +113,46 @@ describe('searchCandidates over the shared storage deployment', () => {
     expect(shapes(result.candidates)).toEqual(shapes(run(sharedStorage, request).candidates));
   });
 });
+
+describe('searchCandidates over many trees', () => {
+  /**
+   * perfload-nested's trees in small: a disk on the root, a NUMA node with VCPU, an FPGA under
+   * it; the FPGAs join in the opposite order, so the FPGA group finds the trees last to first.
+   */
+  const trees = (count: number): PlainProvider[] => {
+    const ids = Array.from({ length: count }, (_v, i) => i);
+    return [
+      ...ids.flatMap((i) => [{ uuid: `cn${i}`, inventories: { DISK_GB: { total: 100 } } }, { uuid: `numa${i}`, parent: `cn${i}`, inventories: { VCPU: { total: 4 } } }]),
+      ...ids.reverse().map((i) => ({ uuid: `fpga${i}`, parent: `numa${i}`, inventories: { FPGA: { total: i % 3 === 0 ? 1 : 2 } } })),
+    ];
+  };
+  const request = (fields = {}) => candidateRequest(
+    [group('', { resources: [['DISK_GB', 10]] }), group('_C', { resources: [['VCPU', 1]] }), group('_F', { resources: [['FPGA', 2]] })],
+    { groupPolicy: 'none', sameSubtrees: [['_C', '_F']], ...fields },
+  );
+  const roots = (cs: readonly Candidate[]) => cs.map((c) => c.allocations.find((a) => a.provider.parent === null)!.provider.uuid);
+  const step = (result: CandidateResult, name: string) => result.explain.find((s) => s.step === name)?.count;
+
+  it('walks the trees in the first group\'s order, though a later group reaches fewer', () => {
+    const all = run(trees(9), request());
+    expect(roots(all.candidates)).toEqual(['cn1', 'cn2', 'cn4', 'cn5', 'cn7', 'cn8']);
+  });
+
+  it('answers a limit with the first candidates of the whole answer, looking only at the trees it returns', () => {
+    const all = run(trees(300), request());
+    const limited = run(trees(300), request({ limit: 5 }));
+    expect(limited.candidates.map(shape)).toEqual(all.candidates.slice(0, 5).map(shape));
+    // cn0 and cn3 have no FPGA to give and are passed over: 5 trees combined, of 300.
+    expect(step(limited, 'trees combined')).toBe(5);
+    expect(limited.summaries.map((p) => p.uuid)).toEqual(['cn1', 'numa1', 'fpga1', 'cn2', 'numa2', 'fpga2', 'cn4', 'numa4', 'fpga4', 'cn5', 'numa5', 'fpga5', 'cn7', 'numa7', 'fpga7']);
+    expect(step(limited, "group '_F': providers meeting the whole group")).toBeUndefined();
+  });
+
+  it('counts every group over the whole deployment only for the explain endpoint', () => {
+    const counted = searchCandidates(indexOf(trees(300)), names, request({ limit: 5 }), { randomize: false, maxCandidates: null, countEveryStep: true });
+    expect(step(counted, "group '_F': providers meeting the whole group")).toBe(200);
+    expect(step(counted, "group '': trees left by the trait filters")).toBe(300);
+    expect(counted.candidates.map(shape)).toEqual(run(trees(300), request({ limit: 5 })).candidates.map(shape));
+  });
+});
+

@@ -4,10 +4,11 @@ import { CandidateRequest, isGranular, RequestGroup, SearchOptions } from '../re
 import { allowedAnchors, SharingAnchors } from './anchors.js';
 import { Candidate, Combiner, GroupPlan } from './combine.js';
 import { Explain, ExplainStep } from './explain.js';
-import { checkGroup, GroupContext, resolveGroup } from './group-context.js';
+import { GroupChoices } from './group-choices.js';
+import { checkGroup, resolveGroup } from './group-context.js';
 import { streamOneGroup } from './one-group.js';
-import { anyCombination, treeChoices } from './multi-provider.js';
-import { singleProviderChoices } from './single-provider.js';
+import { combinable, countTreeChoices, treeChoices } from './multi-provider.js';
+import { countSingleProviderChoices, singleProviderChoices } from './single-provider.js';
 import { summaryProviders } from './summaries.js';
 
 export interface CandidateResult {
@@ -17,6 +18,15 @@ export interface CandidateResult {
 }
 
 const resourceful = (group: RequestGroup) => group.resources.length > 0;
+
+/** Whether the group has a choice at some anchor: usually the first its walk finds. */
+function anywhere(choices: GroupChoices, required: RequestGroup['requiredTraits']): boolean {
+  for (const anchor of choices.anchors()) {
+    const levels = choices.at(anchor);
+    if (levels && combinable(levels, required)) return true;
+  }
+  return false;
+}
 
 function shuffler(random: () => number) {
   return <T>(items: T[]): T[] => {
@@ -62,11 +72,21 @@ export function searchCandidates(index: ProviderIndex, names: NameCatalog, reque
   for (const group of request.groups) {
     // Only the unsuffixed group spread over trees needs, per class, everyone with room.
     const multi = !isGranular(group) && spreads;
-    const ctx = multi ? resolveGroup(index, names, group, explain) : checkGroup(index, names, group, explain);
-    if (!ctx) return nothing;
-    const choices = multi ? treeChoices(index, ctx as GroupContext, allowed, sharing, explain) : singleProviderChoices(index, ctx, allowed, sharing, explain);
-    if (choices.size === 0 || (multi && !anyCombination(choices, group.requiredTraits))) return nothing;
-    plans.push({ ctx, choices, multi });
+    const counting = options.countEveryStep === true;
+    const checked = multi && counting ? resolveGroup(index, names, group, explain) : checkGroup(index, names, group, explain);
+    if (!checked) return nothing;
+    let choices: GroupChoices;
+    if (multi) {
+      const trees = treeChoices(index, checked, allowed, sharing, explain);
+      if (counting) countTreeChoices(index, checked, trees, sharing, explain);
+      choices = trees;
+    } else {
+      if (counting) countSingleProviderChoices(index, checked, allowed, sharing, explain);
+      choices = singleProviderChoices(index, checked, allowed, sharing);
+    }
+    // A group met nowhere ends the search before later groups are checked, as upstream.
+    if (!anywhere(choices, multi ? group.requiredTraits : [])) return nothing;
+    plans.push({ ctx: checked, choices, multi });
   }
   if (plans.length === 0) return nothing;
   const combiner = new Combiner(plans, request, { cap, excludeNested: !request.nestedAware && index.hasTrees, shuffle });

@@ -5,7 +5,7 @@ import { SharingAnchors } from './anchors.js';
 import { Explain } from './explain.js';
 import { resolveGroup } from './group-context.js';
 import { group } from './request-builder.js';
-import { singleProviderChoices } from './single-provider.js';
+import { countSingleProviderChoices, singleProviderChoices } from './single-provider.js';
 import { groupMatcher } from './group-match.js';
 import { checkGroup } from './group-context.js';
 import { RequestGroup } from '../request.js';
@@ -45,8 +45,8 @@ describe('singleProviderChoices', () => {
   const choices = (g: RequestGroup, allowed: string[] | null = null) => {
     const ctx = resolveGroup(index, names, g, new Explain())!;
     const roots = allowed ? new Set(allowed.map((u) => index.get(u)!)) : null;
-    const found = singleProviderChoices(index, ctx, roots, new SharingAnchors(index), new Explain());
-    return Object.fromEntries([...found.anchors()].map((anchor) => [anchor.uuid, found.choices(anchor)[0].map((n) => n.uuid)]));
+    const found = singleProviderChoices(index, ctx, roots, new SharingAnchors(index));
+    return Object.fromEntries([...found.anchors()].map((anchor) => [anchor.uuid, found.at(anchor)![0].map((n) => n.uuid)]));
   };
 
   it('anchors a provider to its root, and a sharing provider also to every root of its aggregates', () => {
@@ -54,16 +54,35 @@ describe('singleProviderChoices', () => {
     expect(choices(group('1', { resources: [['DISK_GB', 1]] }))).toEqual({ ss: ['ss'], cn1: ['ss'], cn2: ['ss'] });
   });
 
-  it('lists an anchor\'s choices in the order the starting set met them, lent ones among its own', () => {
+  it('finds anchors in the order the starting set meets them; lists a tree parents first, then what is lent to it', () => {
     // VCPU joins the index in the order y, ss, x; the tree lists x before y.
     const order = indexOf([
       { uuid: 'r', aggregates: ['a'] }, { uuid: 'x', parent: 'r' }, { uuid: 'y', parent: 'r', inventories: { VCPU: { total: 1 } } },
       { uuid: 'ss', aggregates: ['a'], traits: [SHARES_VIA_AGGREGATE], inventories: { VCPU: { total: 1 } } },
+      { uuid: 'r2', inventories: { VCPU: { total: 1 } } },
     ]);
     order.put('x', { ...order.get('x')!.state, inventories: order.get('y')!.state.inventories });
-    const found = singleProviderChoices(order, resolveGroup(order, names, group('1', { resources: [['VCPU', 1]] }), new Explain())!, null,
-      new SharingAnchors(order), new Explain());
-    expect([...found.anchors()].map((anchor) => `${anchor.uuid}:${found.choices(anchor)[0].map((n) => n.uuid)}`)).toEqual(['r:y,ss,x', 'ss:ss']);
+    const found = singleProviderChoices(order, checkGroup(order, names, group('1', { resources: [['VCPU', 1]] }), new Explain())!, null,
+      new SharingAnchors(order));
+    expect([...found.anchors()].map((anchor) => `${anchor.uuid}:${found.at(anchor)![0].map((n) => n.uuid)}`)).toEqual(['r:x,y,ss', 'ss:ss', 'r2:r2']);
+  });
+
+  it('has no choice at an anchor the group cannot use', () => {
+    const found = singleProviderChoices(index, checkGroup(index, names, group('1', { resources: [['DISK_GB', 1]] }), new Explain())!,
+      new Set([index.get('cn2')!]), new SharingAnchors(index));
+    expect(['cn1', 'cn2', 'cn3'].map((uuid) => found.at(index.get(uuid)!)?.[0].map((n) => n.uuid) ?? null)).toEqual([null, ['ss'], null]);
+  });
+
+  it('counts every provider of the starting set for the explain endpoint', () => {
+    const explain = new Explain();
+    countSingleProviderChoices(index, checkGroup(index, names, group('1', { resources: [['VCPU', 1]], requiredTraits: [['HW_CPU_X86_AVX2']] }), explain)!,
+      null, new SharingAnchors(index), explain);
+    expect(explain.steps.slice(-3).map((s) => s.count)).toEqual([2, 2, 2]);
+    const disk = new Explain();
+    countSingleProviderChoices(index, checkGroup(index, names, group('1', { resources: [['DISK_GB', 1]] }), disk)!, null, new SharingAnchors(index), disk);
+    expect(disk.steps.map((s) => `${s.step}=${s.count}`)).toEqual([
+      "group '1': providers examined=1", "group '1': providers meeting the whole group=1", "group '1': anchors=3",
+    ]);
   });
 
   it('drops anchors root_required refused', () => {
