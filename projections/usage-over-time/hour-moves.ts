@@ -8,6 +8,12 @@ export interface MoveRow extends Move {
   readonly at: number;
 }
 
+/** An hour left behind by the log, as plain data another thread can be handed (usage-rows.ts turns it into rows). */
+export interface ClosedHour {
+  readonly hour: number;
+  readonly moves: readonly MoveRow[];
+}
+
 /**
  * One UTC hour's moves, and the hour rows they make. An hour row is a function of the moves
  * alone: a series moves at an instant by the sum of the moves of the claimants it counts, an
@@ -19,6 +25,17 @@ export class HourMoves {
   private readonly moves = new Map<string, MoveRow>();
 
   constructor(readonly hour: number) {}
+
+  /** An hour's moves as moves() gave them: each claimant and instant once already. */
+  static of({ hour, moves }: ClosedHour): HourMoves {
+    const inHour = new HourMoves(hour);
+    for (const move of moves) inHour.add(move, move.at);
+    return inHour;
+  }
+
+  closed(): ClosedHour {
+    return { hour: this.hour, moves: [...this.moves.values()] };
+  }
 
   /** A claimant's move; two at one instant are one row, their changes added. */
   add(move: Move, at: number): void {

@@ -1,5 +1,5 @@
 import { HOUR_MS, hourOf } from './hour-summary.js';
-import { HourMoves } from './hour-moves.js';
+import { ClosedHour, HourMoves } from './hour-moves.js';
 import { Claim, holdingOf, Move, movesOf, SeriesChange, seriesChanges } from './usage-series.js';
 import { USAGE_OVER_TIME_EVENTS } from './usage-over-time.projection.js';
 
@@ -81,12 +81,17 @@ export class UsageOverTimeMemory {
    * changes then go to late().
    */
   drain(all = false): UsageTableRows[] {
+    return rowsOf(this.drainHours(all).map(HourMoves.of));
+  }
+
+  /** What drain() makes rows of, as plain moves: a rebuild has another thread make the rows (usage-rows.ts). */
+  drainHours(all = false): ClosedHour[] {
     const before = all ? Infinity : hourOf(this.newest) - HOUR_MS;
     if (before <= this.drainedBefore) return [];
     this.drainedBefore = before;
     const closed = [...this.hours.values()].filter((inHour) => inHour.hour < before);
     for (const inHour of closed) this.hours.delete(inHour.hour);
-    return this.rowsOf(closed);
+    return closed.map((inHour) => inHour.closed());
   }
 
   late(): readonly LateChange[] {
@@ -97,13 +102,14 @@ export class UsageOverTimeMemory {
   tables(): UsageTableRows[] {
     const consumers = [...this.consumers].map(([uuid, { revision, claim }]) =>
       [uuid, revision, claim.projectId, claim.userId, claim.consumerType, claim.holding]);
-    return [{ ...CONSUMERS, rows: consumers }, ...this.rowsOf([...this.hours.values()])];
+    return [{ ...CONSUMERS, rows: consumers }, ...rowsOf([...this.hours.values()])];
   }
+}
 
-  private rowsOf(hours: readonly HourMoves[]): UsageTableRows[] {
-    return [
-      { ...MOVES, rows: hours.flatMap((inHour) => inHour.rows()) },
-      { ...HOURS, rows: hours.flatMap((inHour) => inHour.hourRows()) },
-    ];
-  }
+/** The moves' and the hour rows of some hours. */
+export function rowsOf(hours: readonly HourMoves[]): UsageTableRows[] {
+  return [
+    { ...MOVES, rows: hours.flatMap((inHour) => inHour.rows()) },
+    { ...HOURS, rows: hours.flatMap((inHour) => inHour.hourRows()) },
+  ];
 }

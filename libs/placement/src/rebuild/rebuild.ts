@@ -7,7 +7,9 @@ import { LogSnapshot } from './log/log-snapshot.js';
 import { eventsPerSecond } from './progress.js';
 import type { MemoryPlan } from './memory/memory-replays.js';
 import { replayIntoMemory, replayThroughSql } from './replay.js';
-import { BulkLoader } from './schema/bulk-load.js';
+import { BulkLoader, CHUNK_ROWS } from './schema/bulk-load.js';
+import { DrainedWriter } from './drained-writer.js';
+import { USAGE_ROWS_TABLES, UsageRowsThread } from './memory/usage-rows.js';
 import { dropSchema, NEXT_SCHEMA, quoteIdent, RETIRED_SCHEMA, tableShapes } from './schema/schema-admin.js';
 import { catchUp, refuseStrangers, swapIn } from './swap.js';
 import { planReplay, prepareTargetSchema } from './target-schema.js';
@@ -89,26 +91,29 @@ export async function rebuildReadModels(pool: Pool, url: string, options: Rebuil
 }
 
 /**
- * The log into memory, the hours it leaves behind written while it goes on (the server ingests
- * them on its core while this one replays), then the rest of the rows, the indexes, and what
- * came too late for its rows through the projections' SQL.
+ * The log into memory, the hours it leaves behind written while it goes on (another thread makes
+ * their rows, and the server ingests them on its core, while this one replays), then the rest of
+ * the rows, the indexes, and what came too late for its rows through the projections' SQL.
  */
 async function replayWhileWriting(pool: Pool, plan: Extract<MemoryPlan, { kind: 'memory' }>, report: Reporter) {
   const loader = await BulkLoader.open(pool, NEXT_SCHEMA);
+  const thread = UsageRowsThread.start(loader.columnTypes(USAGE_ROWS_TABLES), CHUNK_ROWS);
   try {
+    const writer = new DrainedWriter(loader, thread);
     const replayed = await withReader(pool, async (reader) => {
       const log = await LogSnapshot.open(reader);
       await report({ kind: 'step', message: `replaying ${log.total} events of snapshot ${log.snapshot}` });
-      const { memory, outcome } = await replayIntoMemory(log, plan, report, (drained) => loader.write(drained, true));
+      const { memory, outcome } = await replayIntoMemory(log, plan, report, writer);
       await log.close();
       return { memory, outcome, snapshot: log.snapshot };
     });
     const writing = performance.now();
     const { memory } = replayed;
-    const drained = memory.takeDrained(true);
-    await loader.write(drained, true);
-    // Their indexes (usage hours: the biggest) are built while the other tables are written.
-    loader.complete(drained.map((table) => table.table));
+    await writer.finish(memory);
+    // Their indexes (usage hours: the biggest) are built while the other tables are written: a
+    // connection starts on them before this thread formats the other tables.
+    loader.complete([...writer.tables]);
+    await new Promise((resolve) => setImmediate(resolve));
     await loader.write(memory.tables());
     await loader.finish(memory.sequences(), report);
     const late = await inTransaction(pool, async (client) => {
@@ -120,6 +125,8 @@ async function replayWhileWriting(pool: Pool, plan: Extract<MemoryPlan, { kind: 
   } catch (error) {
     await loader.abandon();
     throw error;
+  } finally {
+    await thread.stop();
   }
 }
 

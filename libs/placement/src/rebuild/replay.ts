@@ -3,7 +3,6 @@ import type { InlineProjector } from '../../../event-store/src/index.js';
 import type { Reporter } from './admin-events.js';
 import { LogEvent, LogSnapshot, toRecordedEvent } from './log/log-snapshot.js';
 import { MemoryPlan, MemoryReplaySet } from './memory/memory-replays.js';
-import type { TableRows } from './memory/table-rows.js';
 import { ReplayProgress, Throttle } from './progress.js';
 import { quoteIdent } from './schema/schema-admin.js';
 
@@ -38,23 +37,30 @@ async function replayLoop(
   return { events, seconds: done.seconds, last: last && { commit: last.commit, position: last.position } };
 }
 
+/** What a replay into memory does with the rows final before the end of the log. */
+export interface Draining {
+  /** Closed usage hours taken out as plain moves (MemoryReplaySet.takeDrainedHours), their rows made elsewhere. */
+  readonly hoursApart: boolean;
+  /** After each batch: takes what was drained out of `memory` and writes it. */
+  write(memory: MemoryReplaySet): Promise<void>;
+}
+
 /**
- * The fast way: the log into plain maps. Given `writeDrained`, rows final before the end of the
+ * The fast way: the log into plain maps. Given `draining`, rows final before the end of the
  * log are handed to it after each batch and forgotten; the rest are written at the end.
  */
 export async function replayIntoMemory(
-  snapshot: LogSnapshot, plan: Extract<MemoryPlan, { kind: 'memory' }>, report: Reporter,
-  writeDrained?: (tables: TableRows[]) => Promise<void>,
+  snapshot: LogSnapshot, plan: Extract<MemoryPlan, { kind: 'memory' }>, report: Reporter, draining?: Draining,
 ): Promise<{ memory: MemoryReplaySet; outcome: ReplayOutcome }> {
   const memory = plan.create();
-  if (writeDrained) memory.drainAsYouGo();
+  if (draining) memory.drainAsYouGo(draining.hoursApart);
   // A transaction's events may straddle two batches: its tail waits for the next one.
   let pending: LogEvent[] = [];
   const outcome = await replayLoop(snapshot, BATCH_EVENTS, false, report, async (batch) => {
     const groups = byTransaction([...pending, ...batch]);
     pending = groups.pop() ?? [];
     for (const group of groups) memory.applyTransaction(group);
-    await writeDrained?.(memory.takeDrained());
+    await draining?.write(memory);
   });
   if (pending.length > 0) memory.applyTransaction(pending);
   return { memory, outcome };

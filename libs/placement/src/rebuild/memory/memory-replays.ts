@@ -2,6 +2,7 @@ import type { SqlClient } from '../../../../event-store/src/index.js';
 import type { Projection } from '../../../../../projections/runner/projection.js';
 import { recordChanges } from '../../../../../projections/usage-over-time/usage-over-time.projection.js';
 import { UsageOverTimeMemory } from '../../../../../projections/usage-over-time/usage-over-time.memory.js';
+import type { ClosedHour } from '../../../../../projections/usage-over-time/hour-moves.js';
 import { replayAllocationEvent } from './allocation-replay.js';
 import { replayProviderEvent } from './provider-replay.js';
 import { replayResourceClassEvent, replayTraitEvent } from './name-replay.js';
@@ -16,6 +17,8 @@ export interface MemoryKind<S> {
   sequences?(state: S): SequenceValue[];
   /** What is already final while the replay goes on (all of it when `all`), to be written early and forgotten here. */
   drain?(state: S, all: boolean): TableRows[];
+  /** drain() before its rows are made: plain data for another thread to make them (usage-rows.ts). */
+  drainHours?(state: S, all: boolean): ClosedHour[];
   /** Once every row is written and indexed: what came too late for its rows, applied with SQL; how many. */
   settle?(state: S, client: SqlClient): Promise<number>;
 }
@@ -34,6 +37,7 @@ const USAGE: MemoryKind<UsageOverTimeMemory> = {
   create: () => new UsageOverTimeMemory(),
   tables: (state) => [...state.tables()],
   drain: (state, all) => state.drain(all),
+  drainHours: (state, all) => state.drainHours(all),
   // The projection's own SQL, as if these events had just been appended.
   settle: async (state, client) => {
     for (const { moves, changes, at } of state.late()) await recordChanges(client, moves, changes, at);
@@ -57,6 +61,8 @@ export class MemoryReplaySet {
   private readonly states = new Map<MemoryKind<unknown>, unknown>();
   private readonly twins: { readonly handles: ReadonlySet<string>; apply(event: ReplayEvent): void }[] = [];
   private drained: TableRows[] | null = null;
+  /** Closed hours not made rows of yet, when their rows are made apart. */
+  private drainedHours: ClosedHour[] | null = null;
 
   constructor(replays: readonly MemoryReplay[]) {
     for (const replay of replays) {
@@ -74,9 +80,20 @@ export class MemoryReplaySet {
     if (this.drained) this.collect(false);
   }
 
-  /** From now on, what is already final is taken out after each transaction, for takeDrained(). */
-  drainAsYouGo(): void {
+  /**
+   * From now on, what is already final is taken out after each transaction, for takeDrained();
+   * `hoursApart`: closed hours as plain moves, for takeDrainedHours(), their rows made elsewhere.
+   */
+  drainAsYouGo(hoursApart = false): void {
     this.drained ??= [];
+    if (hoursApart) this.drainedHours ??= [];
+  }
+
+  /** The closed hours taken out since the last call (with drainAsYouGo(true)). */
+  takeDrainedHours(): ClosedHour[] {
+    const hours = this.drainedHours ?? [];
+    if (this.drainedHours) this.drainedHours = [];
+    return hours;
   }
 
   /** What was drained since the last call; with `all`, everything not drained yet too (the log has ended). */
@@ -90,6 +107,10 @@ export class MemoryReplaySet {
 
   private collect(all: boolean): void {
     for (const [kind, state] of this.states) {
+      if (this.drainedHours && kind.drainHours) {
+        this.drainedHours.push(...kind.drainHours(state, all));
+        continue;
+      }
       if (!kind.drain) continue;
       for (const table of kind.drain(state, all)) if (table.rows.length > 0) this.drained!.push(table);
     }

@@ -1,10 +1,10 @@
 import type { Pool, PoolClient } from 'pg';
 import type { Reporter } from '../admin-events.js';
 import type { SequenceValue, TableRows } from '../memory/table-rows.js';
-import { columnFormatter, copyData, sendCopy } from './copy-in.js';
+import { CopyChunk, copyChunks, sendCopy } from './copy-in.js';
 import { qualified, quoteIdent, TableShape, tableShapes } from './schema-admin.js';
 
-const CHUNK_ROWS = 20_000;
+export const CHUNK_ROWS = 20_000;
 /** Below this, keeping the indexes while copying costs less than building them again. */
 const DEFER_INDEXES_FROM = 20_000;
 /** Two cores: while rows are turned into text here, the server ingests others. */
@@ -79,28 +79,49 @@ export class BulkLoader {
    * them in memory already, and a connection building indexes must not keep it from formatting them.
    */
   async write(tables: readonly TableRows[], partial = false): Promise<void> {
+    this.checkColumns(tables);
+    const chunks: CopyChunk[] = [];
+    for (const table of [...tables].sort((a, b) => b.rows.length - a.rows.length)) {
+      if (table.rows.length === 0) continue;
+      this.deferIfBig(table.table, partial || table.rows.length >= this.deferIndexesFrom);
+      chunks.push(...copyChunks(table, this.shapes.get(table.table)!.types, CHUNK_ROWS));
+    }
+    await this.queue(chunks, partial);
+  }
+
+  /** Rows made COPY text elsewhere (another thread), queued as write() queues its own; always `partial`. */
+  async writeChunks(chunks: readonly CopyChunk[]): Promise<void> {
+    this.checkColumns(chunks);
+    for (const chunk of chunks) this.deferIfBig(chunk.table, true);
+    await this.queue(chunks, true);
+  }
+
+  private checkColumns(tables: readonly { readonly table: string; readonly columns: readonly string[] }[]): void {
     for (const table of tables) {
       const shape = this.shapes.get(table.table);
       const unknown = table.columns.find((column) => !shape?.types.has(column));
       if (unknown) throw new Error(`${this.schema}.${table.table} has no column ${unknown}`);
     }
-    for (const table of [...tables].sort((a, b) => b.rows.length - a.rows.length)) {
-      if (table.rows.length === 0) continue;
-      if ((partial || table.rows.length >= this.deferIndexesFrom) && !this.deferred.has(table.table) && !this.completed.has(table.table)) {
-        this.deferred.set(table.table, new Deferral(this.schema, table.table));
-      }
-      const shape = this.shapes.get(table.table)!;
-      const copy = `COPY ${qualified(this.schema, table.table)} (${table.columns.map(quoteIdent).join(', ')}) FROM STDIN`;
-      for (let start = 0; start < table.rows.length; start += CHUNK_ROWS) {
-        const rows = table.rows.slice(start, start + CHUNK_ROWS);
-        const formatters = table.columns.map((column) => columnFormatter(shape.types.get(column)!));
-        this.jobs.push({ kind: 'copy', table: table.table, copy, rows: rows.length, data: copyData(rows, formatters) });
-        this.waitingRows += rows.length;
-      }
+  }
+
+  private deferIfBig(table: string, defer: boolean): void {
+    if (defer && !this.deferred.has(table) && !this.completed.has(table)) this.deferred.set(table, new Deferral(this.schema, table));
+  }
+
+  private async queue(chunks: readonly CopyChunk[], partial: boolean): Promise<void> {
+    for (const chunk of chunks) {
+      const copy = `COPY ${qualified(this.schema, chunk.table)} (${chunk.columns.map(quoteIdent).join(', ')}) FROM STDIN`;
+      this.jobs.push({ kind: 'copy', table: chunk.table, copy, rows: chunk.rows, data: chunk.data });
+      this.waitingRows += chunk.rows;
     }
     this.signal();
     while (partial && this.waitingRows > MAX_WAITING_ROWS && this.failure === null) await new Promise<void>((resolve) => this.wake.push(resolve));
     if (this.failure !== null) throw this.failure;
+  }
+
+  /** These tables' columns' SQL types, as plain data. */
+  columnTypes(tables: readonly string[]): Record<string, Record<string, string>> {
+    return Object.fromEntries(tables.map((table) => [table, Object.fromEntries(this.shapes.get(table)?.types ?? [])]));
   }
 
   /**
