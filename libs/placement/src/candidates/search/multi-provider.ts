@@ -21,6 +21,16 @@ const hasAny = (node: ProviderNode, traits: readonly string[]) => {
 
 type Test = (node: ProviderNode) => boolean;
 
+export interface TreeChoices extends GroupChoices {
+  /** How many of the group's classes, in query order, the anchor can give before one it cannot. */
+  classesMet(anchor: ProviderNode): number;
+}
+
+/** No tree has a provider with any of the required traits: nothing else is looked at. */
+const NO_TREES: TreeChoices = { ...NO_CHOICES, classesMet: () => 0 };
+/** A group asking for no class spreads over no tree. */
+const NO_CLASSES: TreeChoices = { ...NO_CHOICES, classesMet: () => 0 };
+
 /**
  * The unsuffixed group where several providers of a tree, or sharing providers, may each give
  * part of it (upstream's get_trees_matching_all), worked out per anchor root: per class, the
@@ -30,13 +40,6 @@ type Test = (node: ProviderNode) => boolean;
  * able to hold the required traits. Anchors are found in the order the last class's providers
  * meet them, even where the filters then drop the provider that found one.
  */
-export interface TreeChoices extends GroupChoices {
-  /** How many of the group's classes, in query order, the anchor can give before one it cannot. */
-  classesMet(anchor: ProviderNode): number;
-}
-
-const NO_TREES: TreeChoices = { ...NO_CHOICES, classesMet: () => 0 };
-
 export function treeChoices(
   index: ProviderIndex, checked: CheckedGroup, allowed: ReadonlySet<ProviderNode> | null, sharing: SharingAnchors, explain: Explain,
 ): TreeChoices {
@@ -46,7 +49,7 @@ export function treeChoices(
     explain.record(`${label}: providers with any required trait`, 0);
     return NO_TREES;
   }
-  if (resources.length === 0) return { ...NO_TREES };
+  if (resources.length === 0) return NO_CLASSES;
   const badAggregates = group.forbiddenAggregates.length > 0 ? providersInAny(index, group.forbiddenAggregates) : null;
   const admits = (node: ProviderNode, anchor: ProviderNode) => (!inAggregates || inAggregates(node) || inAggregates(anchor))
     && (!badAggregates || (!badAggregates.has(node) && !badAggregates.has(anchor)));
@@ -91,7 +94,7 @@ export function treeChoices(
 export function countTreeChoices(index: ProviderIndex, checked: CheckedGroup, choices: TreeChoices, sharing: SharingAnchors, explain: Explain): void {
   const { label, group: { resources } } = checked;
   if (choices === NO_TREES) return;
-  if (resources.length === 0) {
+  if (choices === NO_CLASSES) {
     explain.record(`${label}: trees left by the trait filters`, 0);
     return;
   }

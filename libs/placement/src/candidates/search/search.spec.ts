@@ -122,7 +122,7 @@ describe('searchCandidates over many trees', () => {
   const trees = (count: number): PlainProvider[] => {
     const ids = Array.from({ length: count }, (_v, i) => i);
     return [
-      ...ids.flatMap((i) => [{ uuid: `cn${i}`, inventories: { DISK_GB: { total: 100 } } }, { uuid: `numa${i}`, parent: `cn${i}`, inventories: { VCPU: { total: 4 } } }]),
+      ...ids.flatMap((i): PlainProvider[] => [{ uuid: `cn${i}`, inventories: { DISK_GB: { total: 100 } } }, { uuid: `numa${i}`, parent: `cn${i}`, inventories: { VCPU: { total: 4 } } }]),
       ...ids.reverse().map((i) => ({ uuid: `fpga${i}`, parent: `numa${i}`, inventories: { FPGA: { total: i % 3 === 0 ? 1 : 2 } } })),
     ];
   };
