@@ -21,9 +21,13 @@ export class DrainedWriter implements Draining {
   async write(memory: MemoryReplaySet): Promise<void> {
     await this.take(memory, false);
     while (this.inFlight.length > MAX_IN_FLIGHT) await this.inFlight.shift();
+    await this.loader.room();
   }
 
-  /** The log has ended: everything left to drain, queued for copying once the thread has made it. */
+  /**
+   * The log has ended: everything left to drain, queued for copying once the thread has made it,
+   * without waiting for the copies (the tables' indexes are queued right behind them).
+   */
   async finish(memory: MemoryReplaySet): Promise<void> {
     await this.take(memory, true);
     while (this.inFlight.length > 0) await this.inFlight.shift();
@@ -32,12 +36,12 @@ export class DrainedWriter implements Draining {
   private async take(memory: MemoryReplaySet, all: boolean): Promise<void> {
     const drained = memory.takeDrained(all).filter((table) => table.rows.length > 0);
     for (const table of drained) this.tables.add(table.table);
-    if (drained.length > 0) await this.loader.write(drained, true);
+    if (drained.length > 0) await this.loader.write(drained, !all);
     const hours = memory.takeDrainedHours();
     if (hours.length === 0) return;
     const queued = this.thread.chunks(hours).then((chunks) => {
       for (const chunk of chunks) this.tables.add(chunk.table);
-      return this.loader.writeChunks(chunks);
+      this.loader.writeChunks(chunks);
     });
     // Awaited in turn; a failure meanwhile must not count as unhandled.
     queued.catch(() => undefined);

@@ -33,7 +33,7 @@ describe('usage rows made apart', () => {
     expect(closed.map((hour) => hour.hour)).toEqual([0, 1, 2].map((h) => T0 + h * HOUR_MS));
     closed.push(...draining.drainHours(true));
     const expected = whole.tables().filter((table) => table.table in TYPES)
-      .flatMap((table) => copyChunks(table, new Map(Object.entries(TYPES[table.table as keyof typeof TYPES])), 3));
+      .flatMap((table) => [...copyChunks(table, new Map(Object.entries(TYPES[table.table as keyof typeof TYPES])), 3)]);
     expect(text(expected)).toHaveLength(32);
     expect(text(usageChunks(closed, TYPES, 3))).toEqual(text(expected));
     // Run from the sources there is no compiled worker: the same rows, made on this thread.

@@ -15,7 +15,7 @@ export type ColumnTypes = Record<string, Record<string, string>>;
 export function usageChunks(hours: readonly ClosedHour[], types: ColumnTypes, chunkRows: number): CopyChunk[] {
   return rowsOf(hours.map(HourMoves.of))
     .filter((table) => table.rows.length > 0)
-    .flatMap((table) => copyChunks(table, new Map(Object.entries(types[table.table])), chunkRows));
+    .flatMap((table) => [...copyChunks(table, new Map(Object.entries(types[table.table])), chunkRows)]);
 }
 
 /** What the thread answers: a request's chunks, their text as bytes of their own (transferred, not copied). */

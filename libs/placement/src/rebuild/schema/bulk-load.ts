@@ -75,25 +75,40 @@ export class BulkLoader {
 
   /**
    * Queues rows; `partial`: more rows of these tables will follow, and the caller (still
-   * producing) waits while too much is queued. The last rows are queued at once: the caller has
-   * them in memory already, and a connection building indexes must not keep it from formatting them.
+   * producing) waits while too much is queued. The last rows are queued without waiting: the
+   * caller has them in memory already, and a connection building indexes must not keep it from
+   * formatting them.
    */
   async write(tables: readonly TableRows[], partial = false): Promise<void> {
+    if (this.failure !== null) throw this.failure;
     this.checkColumns(tables);
-    const chunks: CopyChunk[] = [];
     for (const table of [...tables].sort((a, b) => b.rows.length - a.rows.length)) {
       if (table.rows.length === 0) continue;
       this.deferIfBig(table.table, partial || table.rows.length >= this.deferIndexesFrom);
-      chunks.push(...copyChunks(table, this.shapes.get(table.table)!.types, CHUNK_ROWS));
+      for (const chunk of copyChunks(table, this.shapes.get(table.table)!.types, CHUNK_ROWS)) {
+        this.queue(chunk);
+        // A chunk takes this thread tens of milliseconds: in between, the connections send what is
+        // queued (a COPY already started waits for its data while this thread is busy).
+        await new Promise((resolve) => setImmediate(resolve));
+      }
     }
-    await this.queue(chunks, partial);
+    if (partial) await this.room();
+    if (this.failure !== null) throw this.failure;
   }
 
-  /** Rows made COPY text elsewhere (another thread), queued as write() queues its own; always `partial`. */
-  async writeChunks(chunks: readonly CopyChunk[]): Promise<void> {
+  /** Rows made COPY text elsewhere (another thread), queued as partial ones: call room() to wait while too much is queued. */
+  writeChunks(chunks: readonly CopyChunk[]): void {
     this.checkColumns(chunks);
-    for (const chunk of chunks) this.deferIfBig(chunk.table, true);
-    await this.queue(chunks, true);
+    for (const chunk of chunks) {
+      this.deferIfBig(chunk.table, true);
+      this.queue(chunk);
+    }
+  }
+
+  /** Resolves once few enough rows wait for a connection (at once when the load has failed: write() says why). */
+  async room(): Promise<void> {
+    while (this.waitingRows > MAX_WAITING_ROWS && this.failure === null) await new Promise<void>((resolve) => this.wake.push(resolve));
+    if (this.failure !== null) throw this.failure;
   }
 
   private checkColumns(tables: readonly { readonly table: string; readonly columns: readonly string[] }[]): void {
@@ -108,15 +123,11 @@ export class BulkLoader {
     if (defer && !this.deferred.has(table) && !this.completed.has(table)) this.deferred.set(table, new Deferral(this.schema, table));
   }
 
-  private async queue(chunks: readonly CopyChunk[], partial: boolean): Promise<void> {
-    for (const chunk of chunks) {
-      const copy = `COPY ${qualified(this.schema, chunk.table)} (${chunk.columns.map(quoteIdent).join(', ')}) FROM STDIN`;
-      this.jobs.push({ kind: 'copy', table: chunk.table, copy, rows: chunk.rows, data: chunk.data });
-      this.waitingRows += chunk.rows;
-    }
+  private queue(chunk: CopyChunk): void {
+    const copy = `COPY ${qualified(this.schema, chunk.table)} (${chunk.columns.map(quoteIdent).join(', ')}) FROM STDIN`;
+    this.jobs.push({ kind: 'copy', table: chunk.table, copy, rows: chunk.rows, data: chunk.data });
+    this.waitingRows += chunk.rows;
     this.signal();
-    while (partial && this.waitingRows > MAX_WAITING_ROWS && this.failure === null) await new Promise<void>((resolve) => this.wake.push(resolve));
-    if (this.failure !== null) throw this.failure;
   }
 
   /** These tables' columns' SQL types, as plain data. */

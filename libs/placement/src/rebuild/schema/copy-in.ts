@@ -65,18 +65,16 @@ export interface CopyChunk {
   readonly data: Buffer;
 }
 
-/** A table's rows as COPY text in chunks of at most `chunkRows`; `types`: each column's SQL type. */
-export function copyChunks(
+/** A table's rows as COPY text in chunks of at most `chunkRows`, each made when asked for; `types`: each column's SQL type. */
+export function* copyChunks(
   table: { readonly table: string; readonly columns: readonly string[]; readonly rows: readonly (readonly unknown[])[] },
   types: ReadonlyMap<string, string>, chunkRows: number,
-): CopyChunk[] {
-  const chunks: CopyChunk[] = [];
+): Generator<CopyChunk> {
   for (let start = 0; start < table.rows.length; start += chunkRows) {
     const rows = table.rows.slice(start, start + chunkRows);
     const formatters = table.columns.map((column) => columnFormatter(types.get(column)!));
-    chunks.push({ table: table.table, columns: table.columns, rows: rows.length, data: copyData(rows, formatters) });
+    yield { table: table.table, columns: table.columns, rows: rows.length, data: copyData(rows, formatters) };
   }
-  return chunks;
 }
 
 /** Rows as COPY's text: built as soon as rows are final, so they need not stay on the heap. */
