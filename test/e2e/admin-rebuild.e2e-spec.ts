@@ -149,6 +149,20 @@ describe('placement-admin: verify, rebuild and status against a running API', ()
     expect((await admin(app, ['verify'])).code).toBe(EXIT.ok);
   });
 
+  it('rebuilds as the built command too, the usage hours\' rows made on a worker thread, and verify stays clean', async () => {
+    const hours = async () => (await db.query('SELECT * FROM read_models.rm_usage_hours ORDER BY project_id, user_id, consumer_type, resource_class, hour_start')).rows;
+    const before = await hours();
+    expect(before.length).toBeGreaterThan(0);
+    const rebuilt = await adminProcess(['rebuild'], app.databaseUrl);
+    expect(rebuilt.stdout).toContain("usage hours' rows made on a worker thread");
+    expect(rebuilt.stdout).toMatch(/rebuild: done: \d+ events/);
+    expect(rebuilt.code).toBe(0);
+    expect(await hours()).toEqual(before);
+    const verified = await adminProcess(['verify'], app.databaseUrl);
+    expect(verified.stdout).not.toContain('DRIFT');
+    expect(verified.code).toBe(0);
+  });
+
   it('shows each projection at the log\'s head, with the last rebuild', async () => {
     const result = await admin(app, ['status']);
     expect(result.code).toBe(EXIT.ok);

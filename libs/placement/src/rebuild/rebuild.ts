@@ -99,6 +99,7 @@ async function replayWhileWriting(pool: Pool, plan: Extract<MemoryPlan, { kind: 
   const loader = await BulkLoader.open(pool, NEXT_SCHEMA);
   const thread = UsageRowsThread.start(loader.columnTypes(USAGE_ROWS_TABLES), CHUNK_ROWS);
   try {
+    await report({ kind: 'step', message: `usage hours' rows made on ${thread.threaded ? 'a worker thread' : "the replay's thread (no compiled worker)"}` });
     const writer = new DrainedWriter(loader, thread);
     const replayed = await withReader(pool, async (reader) => {
       const log = await LogSnapshot.open(reader);
