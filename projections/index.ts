@@ -9,6 +9,7 @@ import { AllocationsReadModels1700000000001 } from './migrations/1700000000001-a
 import { ProjectionCheckpoints1700000000002 } from './migrations/1700000000002-projection-checkpoints.js';
 import { UsageOverTime1700000000020 } from './migrations/1700000000020-usage-over-time.js';
 import { UsageMoves1700000000021 } from './migrations/1700000000021-usage-moves.js';
+import { UsageKeysBytewise1700000000022 } from './migrations/1700000000022-usage-keys-bytewise.js';
 
 export * from './runner/projection.js';
 export * from './runner/inline-projector.js';
@@ -16,4 +17,4 @@ export * from './runner/checkpoints.js';
 
 export const ALL_PROJECTIONS: readonly Projection[] = [providersProjection, resourceClassesProjection, traitsProjection, allocationsProjection, usageOverTimeProjection];
 export const MIGRATIONS = [InitialReadModels1700000000000, AllocationsReadModels1700000000001, ProjectionCheckpoints1700000000002, UsageOverTime1700000000020,
-  UsageMoves1700000000021];
+  UsageMoves1700000000021, UsageKeysBytewise1700000000022];
