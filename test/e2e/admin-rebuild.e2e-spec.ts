@@ -158,6 +158,13 @@ describe('placement-admin: verify, rebuild and status against a running API', ()
     expect(rebuilt.stdout).toMatch(/rebuild: done: \d+ events/);
     expect(rebuilt.code).toBe(0);
     expect(await hours()).toEqual(before);
+    // As npm run bench:rebuild reads it: the result alone, as JSON, with the process's CPU time.
+    const json = await adminProcess(['rebuild', '--json'], app.databaseUrl);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual(expect.objectContaining({
+      mode: 'memory', events: expect.any(Number), eventsPerSecond: expect.any(Number), processCpuSeconds: expect.any(Number),
+    }));
+    expect(JSON.parse(json.stdout).events).toBeGreaterThan(20);
     const verified = await adminProcess(['verify'], app.databaseUrl);
     expect(verified.stdout).not.toContain('DRIFT');
     expect(verified.code).toBe(0);
