@@ -70,9 +70,9 @@ export function* copyChunks(
   table: { readonly table: string; readonly columns: readonly string[]; readonly rows: readonly (readonly unknown[])[] },
   types: ReadonlyMap<string, string>, chunkRows: number,
 ): Generator<CopyChunk> {
+  const formatters = table.columns.map((column) => columnFormatter(types.get(column)!));
   for (let start = 0; start < table.rows.length; start += chunkRows) {
     const rows = table.rows.slice(start, start + chunkRows);
-    const formatters = table.columns.map((column) => columnFormatter(types.get(column)!));
     yield { table: table.table, columns: table.columns, rows: rows.length, data: copyData(rows, formatters) };
   }
 }
