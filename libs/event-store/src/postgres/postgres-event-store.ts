@@ -109,14 +109,17 @@ export class PostgresEventStore implements EventStore {
     // Only transactions older than every one of THIS database still in flight are read, so a slow
     // writer with a smaller transaction id can never be overtaken and skipped. Other databases'
     // transactions never write this log, so they must not hold its readers back (a long one would
-    // stall every reader); the bound and the rows come from one statement, hence one snapshot.
+    // stall every reader). The bound and the rows come from one statement, hence one snapshot, but
+    // pg_stat_activity is read after that snapshot was taken: a writer of this database still in
+    // flight for the snapshot may have committed by then and be listed nowhere. So an in-flight
+    // transaction counts unless it is seen running in another database; never the other way round.
     const { rows } = await this.pool.query(
       `WITH horizon AS (
          SELECT COALESCE(
            (SELECT min(x) FROM pg_snapshot_xip(s) AS x
-             WHERE x::text::bigint % 4294967296 IN (
+             WHERE x::text::bigint % 4294967296 NOT IN (
                SELECT backend_xid::text::bigint FROM pg_stat_activity
-               WHERE datname = current_database() AND backend_xid IS NOT NULL)),
+               WHERE datname IS DISTINCT FROM current_database() AND backend_xid IS NOT NULL)),
            pg_snapshot_xmax(s)) AS below
          FROM pg_current_snapshot() AS s)
        SELECT position, transaction_id, stream_id, revision, type, data, metadata, recorded_at

@@ -1,0 +1,81 @@
+import { Client, Pool } from 'pg';
+import { createTestDatabase, TestDatabase } from '../../../../test/support/database.js';
+import { LogPosition, START } from '../port.js';
+import { PostgresEventStore } from './postgres-event-store.js';
+
+jest.setTimeout(60_000);
+
+/**
+ * readAll reads only below the oldest transaction of this database still in flight, so that a
+ * follower never passes a writer it cannot see yet, and other databases' transactions must not
+ * hold it back.
+ */
+describe('PostgreSQL readAll: the in-flight bound', () => {
+  let testDb: TestDatabase;
+  let other: TestDatabase;
+  let pool: Pool;
+  let store: PostgresEventStore;
+  beforeAll(async () => {
+    [testDb, other] = await Promise.all([createTestDatabase('pl_horizon'), createTestDatabase('pl_horizon_other')]);
+    pool = new Pool({ connectionString: testDb.url, max: 12 });
+    store = new PostgresEventStore(pool);
+    await store.ensureSchema();
+  });
+  afterAll(async () => {
+    await pool.end();
+    await Promise.all([testDb.drop(), other.drop()]);
+  });
+
+  const append = (stream: string) => store.append([{ stream, expectedRevision: -1, events: [{ type: 'Tagged', data: {} }] }]);
+  const streamsAfter = async (from: LogPosition) => (await store.readAll(from, 1_000_000)).map((e) => e.stream);
+
+  it('never lets a follower polling without pause pass a writer that commits while it reads', async () => {
+    // A writer in flight when a read's snapshot is taken may commit before the read looks up
+    // which database it writes: it must still bound that read (the follower once skipped such events).
+    const writers = 8, perWriter = 300;
+    const seen = new Set<string>();
+    let position = START;
+    let writing = true;
+    const follow = async () => {
+      const batch = await store.readAll(position, 500);
+      for (const event of batch) seen.add(event.stream);
+      if (batch.length > 0) position = batch[batch.length - 1].position;
+      return batch.length;
+    };
+    const follower = (async () => {
+      while (writing) await follow();
+      while ((await follow()) > 0);
+    })();
+    await Promise.all(Array.from({ length: writers }, async (_v, w) => {
+      for (let i = 0; i < perWriter; i++) await append(`race-${w}-${i}`);
+    }));
+    writing = false;
+    await follower;
+    const all = (await streamsAfter(START)).filter((s) => s.startsWith('race-'));
+    expect(all).toHaveLength(writers * perWriter);
+    expect(all.filter((s) => !seen.has(s))).toEqual([]);
+  });
+
+  it('is held back by a transaction of this database, not by one of another database', async () => {
+    const before = (await store.readAll(START, 1_000_000)).at(-1)!.position;
+    const elsewhere = new Client({ connectionString: other.url });
+    const here = new Client({ connectionString: testDb.url });
+    await Promise.all([elsewhere.connect(), here.connect()]);
+    try {
+      await elsewhere.query('BEGIN');
+      await elsewhere.query('SELECT pg_current_xact_id()');
+      await append('after-a-long-transaction-elsewhere');
+      expect(await streamsAfter(before)).toEqual(['after-a-long-transaction-elsewhere']);
+
+      await here.query('BEGIN');
+      await here.query('SELECT pg_current_xact_id()');
+      await append('after-a-long-transaction-here');
+      expect(await streamsAfter(before)).toEqual(['after-a-long-transaction-elsewhere']);
+      await here.query('COMMIT');
+      expect(await streamsAfter(before)).toEqual(['after-a-long-transaction-elsewhere', 'after-a-long-transaction-here']);
+    } finally {
+      await elsewhere.query('ROLLBACK').catch(() => undefined);
+      await Promise.all([elsewhere.end(), here.end()]);
+    }
+  });
+});
