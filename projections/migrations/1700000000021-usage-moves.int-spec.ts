@@ -1,5 +1,4 @@
-import { Client } from 'pg';
-import { createTestDatabase, TestDatabase } from '../../test/support/database.js';
+import { useMigrationDatabase } from '../../test/support/migration-database.js';
 import { UsageOverTime1700000000020 } from './1700000000020-usage-over-time.js';
 import { UsageMoves1700000000021 } from './1700000000021-usage-moves.js';
 
@@ -20,34 +19,22 @@ const CHANGES: [string, string, string, string, number][] = [
 ];
 
 describe('migration 021: usage changes to claimants\' moves', () => {
-  let testDb: TestDatabase;
-  let client: Client;
-  const runner = () => ({ query: (sql: string) => client.query(sql) }) as never;
-  beforeAll(async () => {
-    testDb = await createTestDatabase('pl_moves');
-    client = new Client({ connectionString: testDb.url });
-    await client.connect();
-    await new UsageOverTime1700000000020().up(runner());
-  });
-  afterAll(async () => {
-    await client.end();
-    await testDb.drop();
-  });
+  const db = useMigrationDatabase('pl_moves', [UsageOverTime1700000000020]);
 
-  const changes = async () => (await client.query(
+  const changes = async () => (await db.client.query(
     `SELECT user_id, consumer_type, resource_class, to_char(at AT TIME ZONE 'UTC', 'HH24:MI') AS at, delta::int AS delta
        FROM rm_usage_changes ORDER BY 1, 2, 3, 4`)).rows;
 
   it('keeps each claimant\'s move once, and going back gives every series\' changes again', async () => {
     for (const [u, t, c, at, delta] of CHANGES) {
-      await client.query(
+      await db.client.query(
         `INSERT INTO rm_usage_changes VALUES ('p', $1, $2, $3, $4, $5)
          ON CONFLICT (project_id, user_id, consumer_type, resource_class, at) DO UPDATE SET delta = rm_usage_changes.delta + EXCLUDED.delta`,
         [u, t, c, at, delta]);
     }
     const before = await changes();
-    await new UsageMoves1700000000021().up(runner());
-    const { rows } = await client.query(
+    await new UsageMoves1700000000021().up(db.runner());
+    const { rows } = await db.client.query(
       `SELECT user_id, consumer_type, to_char(at AT TIME ZONE 'UTC', 'HH24:MI') AS at, deltas FROM rm_usage_moves ORDER BY 3, 1`);
     expect(rows).toEqual([
       { user_id: 'alice', consumer_type: 'INSTANCE', at: '10:15', deltas: { VCPU: 2, MEMORY_MB: 512 } },
@@ -55,7 +42,7 @@ describe('migration 021: usage changes to claimants\' moves', () => {
       { user_id: 'alice', consumer_type: 'INSTANCE', at: '10:45', deltas: { VCPU: -2 } },
       { user_id: 'bob', consumer_type: 'INSTANCE', at: '10:45', deltas: { VCPU: 2 } },
     ]);
-    await new UsageMoves1700000000021().down(runner());
+    await new UsageMoves1700000000021().down(db.runner());
     expect(await changes()).toEqual(before);
   });
 });
