@@ -1,5 +1,6 @@
 import type { RecordedEvent, SqlClient } from '../../libs/event-store/src/index.js';
 import { Projection } from '../runner/projection.js';
+import { factTime } from '../runner/fact-time.js';
 
 type Allocations = Record<string, Record<string, number>>;
 
@@ -14,7 +15,7 @@ export const allocationsProjection: Projection = {
   name: 'allocations',
   handles: ['ConsumerAllocationsReplaced', 'ConsumerRemoved', 'ProviderAllocationsChanged'],
   async apply(tx: SqlClient, event: RecordedEvent<any>) {
-    const at = event.recordedAt;
+    const at = factTime(event);
     switch (event.type) {
       case 'ConsumerAllocationsReplaced': {
         const uuid = consumerOf(event);

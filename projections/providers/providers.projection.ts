@@ -1,6 +1,7 @@
 import type { RecordedEvent, SqlClient } from '../../libs/event-store/src/index.js';
 import type { Inventories } from '../../libs/domain/src/index.js';
 import { Projection } from '../runner/projection.js';
+import { factTime } from '../runner/fact-time.js';
 
 const uuidOf = (event: RecordedEvent) => event.stream.slice('provider-'.length);
 
@@ -10,7 +11,7 @@ export const providersProjection: Projection = {
   handles: ['ResourceProviderCreated', 'ResourceProviderUpdated', 'ResourceProviderDeleted', 'InventoriesSet', 'TraitsSet', 'AggregatesSet'],
   async apply(tx: SqlClient, event: RecordedEvent<any>) {
     const uuid = uuidOf(event);
-    const at = event.recordedAt;
+    const at = factTime(event);
     switch (event.type) {
       case 'ResourceProviderCreated': {
         const parent = event.data.parent_provider_uuid as string | null;

@@ -1,12 +1,13 @@
 import type { RecordedEvent, SqlClient } from '../../libs/event-store/src/index.js';
 import { Projection } from '../runner/projection.js';
+import { factTime } from '../runner/fact-time.js';
 
 /** Custom classes keep their id across a rename, as upstream's row does. */
 export const resourceClassesProjection: Projection = {
   name: 'resource-classes',
   handles: ['ResourceClassCreated', 'ResourceClassRenamed', 'ResourceClassDeleted'],
   async apply(tx: SqlClient, event: RecordedEvent<any>) {
-    const at = event.recordedAt;
+    const at = factTime(event);
     switch (event.type) {
       case 'ResourceClassCreated':
         if (event.data.renamed_from) return; // the Renamed event on the old stream moves the row

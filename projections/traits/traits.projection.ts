@@ -1,5 +1,6 @@
 import type { RecordedEvent, SqlClient } from '../../libs/event-store/src/index.js';
 import { Projection } from '../runner/projection.js';
+import { factTime } from '../runner/fact-time.js';
 
 export const traitsProjection: Projection = {
   name: 'traits',
@@ -7,7 +8,7 @@ export const traitsProjection: Projection = {
   async apply(tx: SqlClient, event: RecordedEvent<any>) {
     if (event.type === 'TraitCreated') {
       await tx.query('INSERT INTO rm_traits (name, custom, created_at) VALUES ($1, true, $2) ON CONFLICT (name) DO NOTHING',
-        [event.data.name, event.recordedAt]);
+        [event.data.name, factTime(event)]);
     } else {
       await tx.query('DELETE FROM rm_traits WHERE name = $1', [event.data.name]);
     }

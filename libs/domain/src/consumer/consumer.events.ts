@@ -1,3 +1,5 @@
+import type { StreamImported } from '../import/stream-imported.js';
+
 /** Provider uuid -> resource class -> units: everything one consumer holds, as one set. */
 export type ConsumerAllocations = Readonly<Record<string, Readonly<Record<string, number>>>>;
 
@@ -6,6 +8,7 @@ export type Mappings = Readonly<Record<string, readonly string[]>>;
 
 /** Facts of a consumer stream (`consumer-{uuid}`). Stored types are frozen: add, never change. */
 export type ConsumerEvent =
+  | StreamImported
   | {
       type: 'ConsumerAllocationsReplaced';
       data: {
@@ -16,6 +19,8 @@ export type ConsumerEvent =
         consumer_type: string | null;
         mappings?: Mappings;
         generation: number;
+        /** Set by an import only: when the source last wrote these allocations, ISO 8601 (Last-Modified). */
+        occurred_at?: string;
         v: 1;
       };
     }

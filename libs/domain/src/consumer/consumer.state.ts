@@ -15,8 +15,10 @@ export type ConsumerState = { readonly status: 'absent' } | ActiveConsumer;
 
 export const initialConsumerState = (): ConsumerState => ({ status: 'absent' });
 
-export function evolveConsumer(_state: ConsumerState, event: ConsumerEvent): ConsumerState {
+export function evolveConsumer(state: ConsumerState, event: ConsumerEvent): ConsumerState {
   switch (event.type) {
+    case 'StreamImported':
+      return state;
     case 'ConsumerAllocationsReplaced': {
       const { allocations, project_id, user_id, consumer_type, generation } = event.data;
       return { status: 'active', projectId: project_id, userId: user_id, consumerType: consumer_type, generation, allocations };

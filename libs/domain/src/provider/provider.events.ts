@@ -1,11 +1,15 @@
 import { Inventories } from './inventory.js';
+import type { StreamImported } from '../import/stream-imported.js';
 
 /** Facts of a provider stream (`provider-{uuid}`). Stored types are frozen: add, never change. */
 export type ProviderEvent =
-  | { type: 'ResourceProviderCreated'; data: { uuid: string; name: string; parent_provider_uuid: string | null; generation: number; v: 1 } }
+  | StreamImported
+  /** occurred_at, set by an import only: when the source last changed the provider, ISO 8601 (Last-Modified). */
+  | { type: 'ResourceProviderCreated'; data: { uuid: string; name: string; parent_provider_uuid: string | null; generation: number; occurred_at?: string; v: 1 } }
   | { type: 'ResourceProviderUpdated'; data: { name: string; parent_provider_uuid: string | null; generation: number; v: 1 } }
   | { type: 'ResourceProviderDeleted'; data: { generation: number; v: 1 } }
-  | { type: 'InventoriesSet'; data: { inventories: Inventories; generation: number; v: 1 } }
+  /** occurred_at, set by an import only: the source's latest inventory change, ISO 8601. */
+  | { type: 'InventoriesSet'; data: { inventories: Inventories; generation: number; occurred_at?: string; v: 1 } }
   | { type: 'TraitsSet'; data: { traits: string[]; generation: number; v: 1 } }
   | { type: 'AggregatesSet'; data: { aggregates: string[]; generation: number; v: 1 } }
   /** The provider's side of one claim: what each named consumer holds here now ({} = released). */

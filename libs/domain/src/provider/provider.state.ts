@@ -30,6 +30,8 @@ export function evolveProvider(state: ProviderState, event: ProviderEvent): Prov
   }
   if (state.status !== 'active') return state;
   switch (event.type) {
+    case 'StreamImported':
+      return state;
     case 'ResourceProviderUpdated':
       return { ...state, name: event.data.name, parentUuid: event.data.parent_provider_uuid, generation: event.data.generation };
     case 'ResourceProviderDeleted':

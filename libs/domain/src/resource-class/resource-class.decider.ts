@@ -1,10 +1,13 @@
+import type { StreamImported } from '../import/stream-imported.js';
 import { Decider } from '../shared/decider.js';
 import { badRequest, conflict, notFound } from '../shared/domain-error.js';
 import { isStandardResourceClass } from '../standard/standard-names.js';
 
 /** Custom resource classes: stream `resource-class-{name}`. Standard classes are built in, never streamed. */
 export type ResourceClassEvent =
-  | { type: 'ResourceClassCreated'; data: { name: string; renamed_from?: string; v: 1 } }
+  | StreamImported
+  /** occurred_at, set by an import only: the source row's time, ISO 8601. */
+  | { type: 'ResourceClassCreated'; data: { name: string; renamed_from?: string; occurred_at?: string; v: 1 } }
   | { type: 'ResourceClassRenamed'; data: { name: string; to: string; v: 1 } }
   | { type: 'ResourceClassDeleted'; data: { name: string; v: 1 } };
 
@@ -23,6 +26,7 @@ export const resourceClassStream = (name: string) => `resource-class-${name}`;
 
 export function evolveResourceClass(state: ResourceClassState, event: ResourceClassEvent): ResourceClassState {
   switch (event.type) {
+    case 'StreamImported': return state;
     case 'ResourceClassCreated': return { status: 'active', name: event.data.name };
     case 'ResourceClassRenamed':
     case 'ResourceClassDeleted': return { status: 'absent' };

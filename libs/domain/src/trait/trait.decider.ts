@@ -1,10 +1,13 @@
+import type { StreamImported } from '../import/stream-imported.js';
 import { Decider } from '../shared/decider.js';
 import { badRequest, conflict, notFound } from '../shared/domain-error.js';
 import { isStandardTrait } from '../standard/standard-names.js';
 
 /** Custom traits: stream `trait-{name}`. Standard traits are built in, never streamed. */
 export type TraitEvent =
-  | { type: 'TraitCreated'; data: { name: string; v: 1 } }
+  | StreamImported
+  /** occurred_at, set by an import only: the source row's time, ISO 8601. */
+  | { type: 'TraitCreated'; data: { name: string; occurred_at?: string; v: 1 } }
   | { type: 'TraitDeleted'; data: { name: string; v: 1 } };
 
 export type TraitState = { status: 'absent' } | { status: 'active'; name: string };
@@ -16,7 +19,8 @@ export type TraitCommand = EnsureTrait | DeleteTrait;
 
 export const traitStream = (name: string) => `trait-${name}`;
 
-export function evolveTrait(_state: TraitState, event: TraitEvent): TraitState {
+export function evolveTrait(state: TraitState, event: TraitEvent): TraitState {
+  if (event.type === 'StreamImported') return state;
   return event.type === 'TraitCreated' ? { status: 'active', name: event.data.name } : { status: 'absent' };
 }
 

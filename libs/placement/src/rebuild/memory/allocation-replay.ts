@@ -1,8 +1,9 @@
 import { ReadModelMemory, ReplayEvent } from './read-model-memory.js';
+import { factTime } from '../../../../../projections/runner/fact-time.js';
 
 /** projections/allocations in memory: consumers, their rows, and the generations claims move. */
 export function replayAllocationEvent(memory: ReadModelMemory, event: ReplayEvent): void {
-  const at = event.recordedAt;
+  const at = factTime(event);
   const data = event.data;
   switch (event.type) {
     case 'ConsumerAllocationsReplaced': {

@@ -1,4 +1,5 @@
 import { ReadModelMemory, ReplayEvent } from './read-model-memory.js';
+import { factTime } from '../../../../../projections/runner/fact-time.js';
 
 /** projections/resource-classes in memory: a rename keeps the id; ids are spent as nextval spends them. */
 export function replayResourceClassEvent(memory: ReadModelMemory, event: ReplayEvent): void {
@@ -7,7 +8,7 @@ export function replayResourceClassEvent(memory: ReadModelMemory, event: ReplayE
     case 'ResourceClassCreated': {
       if (data.renamed_from) return;
       const id = memory.nextClassId++;
-      if (!memory.customClasses.has(data.name)) memory.customClasses.set(data.name, { id, createdAt: event.recordedAt, updatedAt: null });
+      if (!memory.customClasses.has(data.name)) memory.customClasses.set(data.name, { id, createdAt: factTime(event), updatedAt: null });
       return;
     }
     case 'ResourceClassRenamed': {
@@ -27,7 +28,7 @@ export function replayResourceClassEvent(memory: ReadModelMemory, event: ReplayE
 export function replayTraitEvent(memory: ReadModelMemory, event: ReplayEvent): void {
   const name: string = event.data.name;
   if (event.type === 'TraitCreated') {
-    if (!memory.customTraits.has(name)) memory.customTraits.set(name, event.recordedAt);
+    if (!memory.customTraits.has(name)) memory.customTraits.set(name, factTime(event));
   } else if (event.type === 'TraitDeleted') {
     memory.customTraits.delete(name);
   }

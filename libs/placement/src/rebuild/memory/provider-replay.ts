@@ -1,12 +1,13 @@
 import type { Inventories } from '../../../../domain/src/index.js';
 import { InventoryRow, ReadModelMemory, ReplayEvent } from './read-model-memory.js';
+import { factTime } from '../../../../../projections/runner/fact-time.js';
 
 const uuidOf = (event: ReplayEvent) => event.stream.slice('provider-'.length);
 
 /** projections/providers in memory: the same rows, the same timestamps rules. */
 export function replayProviderEvent(memory: ReadModelMemory, event: ReplayEvent): void {
   const uuid = uuidOf(event);
-  const at = event.recordedAt;
+  const at = factTime(event);
   const data = event.data;
   switch (event.type) {
     case 'ResourceProviderCreated': {

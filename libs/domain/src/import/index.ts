@@ -1,0 +1,4 @@
+export * from './stream-imported.js';
+export * from './upstream-state.js';
+export * from './upstream-state.check.js';
+export * from './import-plan.js';
