@@ -8,6 +8,7 @@ import { hasDrift } from '../../../libs/placement/src/rebuild/row-diff.js';
 import { readStatus } from '../../../libs/placement/src/rebuild/status.js';
 import { verifyReadModels } from '../../../libs/placement/src/rebuild/verify.js';
 import { formatEvent, formatStatus, formatTableDiff } from './format.js';
+import { MIGRATE_USAGE, runExport, runImport } from './migrate-commands.js';
 
 export const EXIT = { ok: 0, drift: 1, usage: 2, failed: 3 } as const;
 
@@ -24,6 +25,7 @@ commands:
                       exits 1 when they drift apart
   rebuild [--sql]     rebuild every read model from the log into a new schema and swap it in
                       while the API keeps serving; appends pause only for the swap
+${MIGRATE_USAGE}
 options:
   --sql               replay through the projections' SQL instead of in memory (slower)
   --json              status, verify and rebuild: print the result as JSON (rebuild adds the
@@ -32,6 +34,7 @@ options:
 /** The whole CLI, minus process wiring: returns the exit code. */
 export async function runAdmin(argv: readonly string[], env: NodeJS.ProcessEnv, io: AdminIo, observe?: Reporter): Promise<number> {
   const [command, ...rest] = argv;
+  if (command === 'import' || command === 'export') return migrate(command, rest, env, io);
   const flags = new Set(rest);
   const unknown = rest.filter((flag) => !['--sql', '--json'].includes(flag));
   if (!command || command === '--help' || command === 'help') {
@@ -43,11 +46,8 @@ export async function runAdmin(argv: readonly string[], env: NodeJS.ProcessEnv, 
     io.err(USAGE);
     return EXIT.usage;
   }
-  const url = env.DATABASE_URL;
-  if (!url) {
-    io.err('DATABASE_URL is not set (the embedded database of `npm start` is postgres://placement:placement@127.0.0.1:54329/placement)');
-    return EXIT.usage;
-  }
+  const url = databaseUrl(env, io);
+  if (!url) return EXIT.usage;
   const report: Reporter = async (event: AdminEvent) => {
     io.out(`${command}: ${formatEvent(event)}`);
     await observe?.(event);
@@ -60,6 +60,23 @@ export async function runAdmin(argv: readonly string[], env: NodeJS.ProcessEnv, 
     io.err(`${command} failed: ${error instanceof Error ? error.message : String(error)}`);
     return EXIT.failed;
   }
+}
+
+function databaseUrl(env: NodeJS.ProcessEnv, io: AdminIo): string | undefined {
+  const url = env.DATABASE_URL;
+  if (!url) io.err('DATABASE_URL is not set (the embedded database of `npm start` is postgres://placement:placement@127.0.0.1:54329/placement)');
+  return url;
+}
+
+/** import and export: the road from upstream Placement's database to this service, and back. */
+async function migrate(command: 'import' | 'export', args: readonly string[], env: NodeJS.ProcessEnv, io: AdminIo): Promise<number> {
+  if (args.includes('--help')) {
+    io.out(USAGE);
+    return EXIT.ok;
+  }
+  const url = databaseUrl(env, io);
+  if (!url) return EXIT.usage;
+  return command === 'import' ? runImport(args, url, env, io) : runExport(args, url, io);
 }
 
 /** Read-only: no migrations run, so it also describes a database the server has not started on. */
