@@ -69,6 +69,18 @@ export function describeEventStoreContract(name: string, open: () => Promise<{ s
       expect(await store.readStream(c)).toHaveLength(0);
     });
 
+    it('creates many new streams in one append, and none when one of them exists', async () => {
+      const fresh = Array.from({ length: 5 }, () => stream('n'));
+      const result = await store.append(fresh.map((s, i) => ({ stream: s, expectedRevision: NO_STREAM, events: [event(i), event(i + 10)] })));
+      expect(result.revisions).toEqual(Object.fromEntries(fresh.map((s) => [s, 1])));
+      const more = [stream('m'), fresh[2], stream('m')];
+      await expect(store.append(more.map((s) => ({ stream: s, expectedRevision: NO_STREAM, events: [event(99)] }))))
+        .rejects.toBeInstanceOf(WrongExpectedRevision);
+      expect(await store.readStream(more[0])).toHaveLength(0);
+      expect(await store.readStream(more[2])).toHaveLength(0);
+      expect(await store.readStream(fresh[2])).toHaveLength(2);
+    });
+
     it('appends atomically to several streams', async () => {
       const [a, b] = [stream('a'), stream('b')];
       await store.append([{ stream: b, expectedRevision: NO_STREAM, events: [event(0)] }]);

@@ -1,6 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
 import {
-  AppendRequest, AppendResult, EventStore, LogPosition, RecordedEvent, Subscription, WrongExpectedRevision,
+  AppendRequest, AppendResult, EventStore, LogPosition, NO_STREAM, RecordedEvent, Subscription, WrongExpectedRevision,
 } from '../port.js';
 import { EVENT_STORE_SCHEMA } from './event-store-schema.js';
 import { InlineProjector } from './sql-client.js';
@@ -33,15 +33,24 @@ export class PostgresEventStore implements EventStore {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
-      const revisions: Record<string, number> = {};
-      for (const request of ordered) {
-        revisions[request.stream] = await this.advanceStream(client, request);
+      let revisions: Record<string, number> = {};
+      // Only new streams (an import writes thousands per append): one statement, not one each.
+      // Mixed appends keep one statement per stream, so every append locks in the same sorted order.
+      if (ordered.length > 1 && ordered.every((request) => request.expectedRevision === NO_STREAM)) {
+        revisions = await this.createStreams(client, ordered);
+      } else {
+        for (const request of ordered) revisions[request.stream] = await this.advanceStream(client, request);
       }
-      const recorded = await this.insertEvents(client, ordered, revisions);
-      for (const project of this.projectors) await project(client, recorded);
+      let position: LogPosition = { commit: 0n, prepare: 0n };
+      if (this.projectors.length > 0) {
+        const recorded = await this.insertEvents(client, ordered, revisions);
+        for (const project of this.projectors) await project(client, recorded);
+        position = recorded[recorded.length - 1]?.position ?? position;
+      } else {
+        position = await this.insertEventsOnly(client, ordered, revisions);
+      }
       await client.query('COMMIT');
-      const last = recorded[recorded.length - 1];
-      return { position: last?.position ?? { commit: 0n, prepare: 0n }, revisions };
+      return { position, revisions };
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
       throw translate(error, ordered);
@@ -72,28 +81,48 @@ export class PostgresEventStore implements EventStore {
     return next;
   }
 
+  /** Creates streams that must not exist yet; rows go in the sorted order, so locks are taken in it too. */
+  private async createStreams(client: PoolClient, requests: readonly AppendRequest[]): Promise<Record<string, number>> {
+    const streams = requests.map((request) => request.stream);
+    const heads = requests.map((request) => request.events.length - 1);
+    const { rows } = await client.query<{ stream_id: string }>(
+      `INSERT INTO es_streams (stream_id, revision) SELECT * FROM unnest($1::text[], $2::bigint[])
+       ON CONFLICT (stream_id) DO NOTHING RETURNING stream_id`, [streams, heads]);
+    if (rows.length !== requests.length) {
+      const created = new Set(rows.map((row) => row.stream_id));
+      throw new WrongExpectedRevision(streams.find((stream) => !created.has(stream))!, NO_STREAM);
+    }
+    return Object.fromEntries(streams.map((stream, i) => [stream, heads[i]]));
+  }
+
   private async insertEvents(
     client: PoolClient, requests: readonly AppendRequest[], revisions: Record<string, number>,
   ): Promise<RecordedEvent[]> {
-    const streams: string[] = [], revs: number[] = [], types: string[] = [], data: string[] = [], meta: string[] = [];
-    for (const request of requests) {
-      let revision = revisions[request.stream] - request.events.length;
-      for (const event of request.events) {
-        streams.push(request.stream);
-        revs.push(++revision);
-        types.push(event.type);
-        data.push(JSON.stringify(event.data));
-        meta.push(JSON.stringify(event.metadata ?? {}));
-      }
-    }
-    if (streams.length === 0) return [];
+    const columns = eventColumns(requests, revisions);
+    if (columns[0].length === 0) return [];
     const { rows } = await client.query(
       `INSERT INTO es_events (stream_id, revision, type, data, metadata)
        SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::jsonb[], $5::jsonb[])
        RETURNING position, transaction_id, stream_id, revision, type, data, metadata, recorded_at`,
-      [streams, revs, types, data, meta],
+      columns,
     );
     return rows.map(toRecordedEvent).sort((a, b) => (a.position.prepare < b.position.prepare ? -1 : 1));
+  }
+
+  /** With no projection to feed, only the last position comes back: no row is sent back and parsed again. */
+  private async insertEventsOnly(
+    client: PoolClient, requests: readonly AppendRequest[], revisions: Record<string, number>,
+  ): Promise<LogPosition> {
+    const columns = eventColumns(requests, revisions);
+    if (columns[0].length === 0) return { commit: 0n, prepare: 0n };
+    const { rows } = await client.query<{ position: string; transaction_id: string }>(
+      `WITH inserted AS (
+         INSERT INTO es_events (stream_id, revision, type, data, metadata)
+         SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::jsonb[], $5::jsonb[]) RETURNING position, transaction_id)
+       SELECT position, transaction_id FROM inserted ORDER BY position DESC LIMIT 1`,
+      columns,
+    );
+    return { commit: BigInt(rows[0].transaction_id), prepare: BigInt(rows[0].position) };
   }
 
   async readStream(stream: string, fromRevision = 0): Promise<RecordedEvent[]> {
@@ -154,6 +183,22 @@ export class PostgresEventStore implements EventStore {
       },
     };
   }
+}
+
+/** The INSERT's column arrays, each stream's events numbered from its revision before the append. */
+function eventColumns(requests: readonly AppendRequest[], revisions: Record<string, number>): [string[], number[], string[], string[], string[]] {
+  const streams: string[] = [], revs: number[] = [], types: string[] = [], data: string[] = [], meta: string[] = [];
+  for (const request of requests) {
+    let revision = revisions[request.stream] - request.events.length;
+    for (const event of request.events) {
+      streams.push(request.stream);
+      revs.push(++revision);
+      types.push(event.type);
+      data.push(JSON.stringify(event.data));
+      meta.push(JSON.stringify(event.metadata ?? {}));
+    }
+  }
+  return [streams, revs, types, data, meta];
 }
 
 function translate(error: unknown, requests: readonly AppendRequest[]): unknown {

@@ -35,6 +35,7 @@ export class ImportRefused extends Error {}
 
 /** Events per append: big enough that round trips do not dominate, small enough to report progress often. */
 const EVENTS_PER_APPEND = 4000;
+const APPENDS_IN_FLIGHT = 2;
 
 export async function readSource(url: SourceUrl, incomplete: IncompleteConsumerIds, say: (line: string) => void): Promise<UpstreamState> {
   const started = performance.now();
@@ -92,25 +93,32 @@ async function appendPlan(store: EventStore, plan: ImportPlan, say: (line: strin
   const metadata: EventMetadata = { requestId: `req-${randomUUID()}`, userId: null, projectId: null, roles: ['admin'], importedBy: 'placement-admin import' };
   const started = performance.now();
   let written = 0, lastReport = started;
-  for (const phase of plan.phases) {
-    for (const batch of batches(phase)) {
-      const requests: AppendRequest[] = batch.map((write) => ({
-        stream: write.stream, expectedRevision: NO_STREAM, events: write.events.map((event) => ({ ...event, metadata })),
-      }));
-      try {
-        await store.append(requests);
-      } catch (error) {
-        throw new Error(`writing the log failed after ${written} of ${plan.events} events: ${(error as Error).message}. `
-          + 'The target now holds a partial import: drop and recreate its database before importing again');
-      }
-      written += requests.reduce((n, request) => n + request.events.length, 0);
-      const now = performance.now();
-      if (now - lastReport > 1000 || written === plan.events) {
-        lastReport = now;
-        const rate = written / Math.max((now - started) / 1000, 1e-3);
-        say(`wrote ${written} of ${plan.events} events (${Math.round(rate)} events/s, ${((plan.events - written) / rate).toFixed(0)} s left)`);
-      }
+  const append = async (batch: StreamWrite[]) => {
+    const requests: AppendRequest[] = batch.map((write) => ({
+      stream: write.stream, expectedRevision: NO_STREAM, events: write.events.map((event) => ({ ...event, metadata })),
+    }));
+    try {
+      await store.append(requests);
+    } catch (error) {
+      throw new Error(`writing the log failed after ${written} of ${plan.events} events: ${(error as Error).message}. `
+        + 'The target now holds a partial import: drop and recreate its database before importing again');
     }
+    written += requests.reduce((n, request) => n + request.events.length, 0);
+    const now = performance.now();
+    if (now - lastReport > 1000 || written === plan.events) {
+      lastReport = now;
+      const rate = written / Math.max((now - started) / 1000, 1e-3);
+      say(`wrote ${written} of ${plan.events} events (${Math.round(rate)} events/s, ${((plan.events - written) / rate).toFixed(0)} s left)`);
+    }
+  };
+  for (const phase of plan.phases) {
+    // Order matters between phases only (parents before children): a phase's appends may overlap,
+    // so the database works on one while this process serializes the next.
+    const pending = batches(phase);
+    const worker = async () => {
+      for (let next = pending.next(); !next.done; next = pending.next()) await append(next.value);
+    };
+    await Promise.all(Array.from({ length: APPENDS_IN_FLIGHT }, worker));
   }
 }
 
