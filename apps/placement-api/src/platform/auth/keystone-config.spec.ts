@@ -39,3 +39,17 @@ describe('PLACEMENT_KEYSTONE_* settings', () => {
     expect(() => loadConfig({ ...keystoneEnv, PLACEMENT_KEYSTONE_CACHE_SIZE: 'lots' })).toThrow(/PLACEMENT_KEYSTONE_CACHE_SIZE/);
   });
 });
+
+describe('Keystone settings a deployment\'s placement.conf carries', () => {
+  it('reads the Keystone options a deployment\'s placement.conf carries: public URI and domain ids', () => {
+    const keystone = {
+      PLACEMENT_AUTH_STRATEGY: 'keystone', PLACEMENT_KEYSTONE_AUTH_URL: 'http://internal:5000', PLACEMENT_KEYSTONE_USERNAME: 'placement',
+      PLACEMENT_KEYSTONE_PASSWORD: 'pw', PLACEMENT_KEYSTONE_PROJECT_NAME: 'service',
+    };
+    expect(loadConfig({ ...keystone, PLACEMENT_KEYSTONE_WWW_AUTHENTICATE_URI: 'https://public:5000/', PLACEMENT_KEYSTONE_USER_DOMAIN_ID: 'default' }).keystone)
+      .toMatchObject({ wwwAuthenticateUri: 'https://public:5000', userDomainId: 'default', projectDomainName: 'Default' });
+    expect(loadConfig({ ...keystone, PLACEMENT_KEYSTONE_USER_DOMAIN_ID: 'd1', PLACEMENT_KEYSTONE_USER_DOMAIN_NAME: 'Users' }).keystone)
+      .not.toHaveProperty('userDomainId');
+    expect(() => loadConfig({ ...keystone, PLACEMENT_KEYSTONE_WWW_AUTHENTICATE_URI: 'keystone' })).toThrow(/PLACEMENT_KEYSTONE_WWW_AUTHENTICATE_URI/);
+  });
+});
