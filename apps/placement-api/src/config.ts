@@ -143,7 +143,10 @@ function keystoneSettings(env: NodeJS.ProcessEnv): KeystoneSettings {
   const required = ['AUTH_URL', 'USERNAME', 'PASSWORD', 'PROJECT_NAME'].map((name) => `PLACEMENT_KEYSTONE_${name}`);
   const missing = required.filter((name) => !env[name]);
   if (missing.length > 0) {
-    throw new ConfigError(`PLACEMENT_AUTH_STRATEGY=keystone needs ${missing.join(', ')} (Keystone's URL and the service user's credentials)`);
+    // placement.conf's names too: a deployment's file without [api] auth_strategy means keystone.
+    const options = missing.map((name) => name.replace('PLACEMENT_KEYSTONE_', '').toLowerCase()).join(', ');
+    throw new ConfigError(`PLACEMENT_AUTH_STRATEGY=keystone needs ${missing.join(', ')} (Keystone's URL and the service user's credentials; `
+      + `in placement.conf: [keystone_authtoken] ${options})`);
   }
   const authUrl = env.PLACEMENT_KEYSTONE_AUTH_URL!.replace(/\/+$/, '');
   if (!/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/.test(authUrl)) {

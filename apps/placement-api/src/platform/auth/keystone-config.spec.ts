@@ -28,7 +28,7 @@ describe('PLACEMENT_KEYSTONE_* settings', () => {
   it('stops the start naming every missing setting', () => {
     expect(() => loadConfig({ PLACEMENT_AUTH_STRATEGY: 'keystone', PLACEMENT_KEYSTONE_USERNAME: 'placement' })).toThrow(new ConfigError(
       'PLACEMENT_AUTH_STRATEGY=keystone needs PLACEMENT_KEYSTONE_AUTH_URL, PLACEMENT_KEYSTONE_PASSWORD, PLACEMENT_KEYSTONE_PROJECT_NAME ' +
-      "(Keystone's URL and the service user's credentials)"));
+      "(Keystone's URL and the service user's credentials; in placement.conf: [keystone_authtoken] auth_url, password, project_name)"));
     expect(() => loadConfig({ ...keystoneEnv, PLACEMENT_KEYSTONE_PASSWORD: '' })).toThrow(/needs PLACEMENT_KEYSTONE_PASSWORD \(/);
   });
 
