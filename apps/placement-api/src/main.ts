@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 import 'reflect-metadata';
 import { createApp } from './bootstrap.js';
 import { AppConfig, ConfigError, loadConfig } from './config.js';
