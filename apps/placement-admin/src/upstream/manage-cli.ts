@@ -77,21 +77,20 @@ export async function schemaVersion(url: string): Promise<string> {
 
 /** Upstream's table of migrations found and completed; --max-count must be positive (else 127, as upstream). */
 function onlineDataMigrations(args: readonly string[], io: CommandIo): number {
-  const at = args.findIndex((arg) => arg === '--max-count' || arg.startsWith('--max-count='));
-  const unknown = args.filter((arg, i) => i !== at && !(at >= 0 && i === at + 1 && !args[at].includes('=')));
-  if (unknown.length > 0) {
-    io.err(`placement-manage db online_data_migrations: unexpected "${unknown.join(' ')}"`);
-    return MANAGE_EXIT.usage;
-  }
-  if (at >= 0) {
-    const raw = args[at].includes('=') ? args[at].split('=')[1] : args[at + 1];
-    if (!/^\d+$/.test(raw ?? '') || Number(raw) < 1) {
-      io.out('Must supply a positive value for max_count');
-      return 127;
+  let maxCount: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--max-count') maxCount = args[++i] ?? '';
+    else if (args[i].startsWith('--max-count=')) maxCount = args[i].slice('--max-count='.length);
+    else {
+      io.err(`placement-manage db online_data_migrations: unexpected "${args[i]}"`);
+      return MANAGE_EXIT.usage;
     }
-  } else {
-    io.out('Running batches of 50 until complete');
   }
+  if (maxCount !== undefined && !(/^\d+$/.test(maxCount) && Number(maxCount) >= 1)) {
+    io.out('Must supply a positive value for max_count');
+    return 127;
+  }
+  if (maxCount === undefined) io.out('Running batches of 50 until complete');
   io.out(prettyTable(['Migration', 'Total Found', 'Completed'], UPSTREAM_ONLINE_MIGRATIONS.map((name) => [name, '0', '0'])));
   return MANAGE_EXIT.ok;
 }
