@@ -17,7 +17,7 @@ export interface AdminIo {
   err(line: string): void;
 }
 
-const USAGE = `usage: placement-admin [--config-file PATH]... [--config-dir DIR]... <command> [options]
+const USAGE = `usage: placement-admin <command> [options] [--config-file PATH]... [--config-dir DIR]...
        (the database: DATABASE_URL, else placement.conf's [placement_database] connection)
 
 commands:
