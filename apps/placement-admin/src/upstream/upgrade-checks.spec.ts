@@ -1,6 +1,6 @@
 import type { ProjectionStatus, Status } from '../../../../libs/placement/src/rebuild/status.js';
 import { CheckCode } from './upgrade-check-result.js';
-import { policyFormatCheck, readModelsCheck, schemaCheck } from './upgrade-checks.js';
+import { keystoneCheck, policyFormatCheck, readModelsCheck, schemaCheck } from './upgrade-checks.js';
 
 const projection = (name: string, lag: number): ProjectionStatus => ({
   name, mode: 'inline', checkpoint: null, lag, updatedAt: null, rebuiltAt: null, rebuiltEvents: null, rebuildSeconds: null,
@@ -39,5 +39,12 @@ describe('upgrade checks', () => {
     expect(policyFormatCheck('/etc/placement/rules', '{"placement:traits:list": "role:admin"}', undefined).code).toBe(CheckCode.Warning);
     expect(policyFormatCheck('/etc/placement/policy.yaml', undefined, 'cannot read /etc/placement/policy.yaml: ENOENT'))
       .toEqual({ code: CheckCode.Failure, details: 'The policy file cannot be used: cannot read /etc/placement/policy.yaml: ENOENT' });
+  });
+
+  it('Keystone: success when the service user gets a token; failure with Keystone\'s reason otherwise', async () => {
+    expect(await keystoneCheck(async () => ({ token: 't' }))).toEqual({ code: CheckCode.Success });
+    expect(await keystoneCheck(async () => { throw new Error('Keystone at http://k:5000 is unreachable: ECONNREFUSED'); })).toEqual({
+      code: CheckCode.Failure, details: 'Keystone did not issue the service user a token: Keystone at http://k:5000 is unreachable: ECONNREFUSED',
+    });
   });
 });

@@ -64,3 +64,13 @@ function isJsonDocument(text: string): boolean {
     return false;
   }
 }
+
+/** With keystone, the service user can get a token: the server could validate its callers' tokens. */
+export async function keystoneCheck(issueServiceToken: () => Promise<unknown>): Promise<CheckResult> {
+  try {
+    await issueServiceToken();
+    return { code: CheckCode.Success };
+  } catch (error) {
+    return { code: CheckCode.Failure, details: `Keystone did not issue the service user a token: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
