@@ -4,6 +4,7 @@ import { createApp } from './bootstrap.js';
 import { AppConfig, ConfigError, loadConfig } from './config.js';
 import { applyBeneath, ConfigFileError, loadConfigFiles } from '../../../libs/config-file/src/index.js';
 import { SERVER_USAGE, serverArgs } from './server-args.js';
+import { candidateSearchOptions } from './allocation-candidates/candidate-settings.js';
 import { EmbeddedDatabase, startEmbeddedPostgres } from './embedded-postgres.js';
 import { createLogger } from './operations/logger.js';
 import cluster from 'node:cluster';
@@ -33,7 +34,10 @@ function readConfiguration(): AppConfig {
   }
   applyBeneath(process.env, loaded);
   Object.assign(process.env, args.env);
-  return loadConfig();
+  const config = loadConfig();
+  // The candidate search reads its own options when its module starts: a bad one is a configuration error too.
+  candidateSearchOptions();
+  return config;
 }
 
 async function main(): Promise<void> {
