@@ -7,14 +7,26 @@ COPY apps apps
 COPY libs libs
 COPY projections projections
 COPY test test
-RUN npm run build && npm prune --omit=dev
+RUN npm run build && npm prune --omit=dev \
+ && chmod +x dist/apps/placement-api/src/main.js dist/apps/placement-admin/src/main.js \
+    dist/apps/placement-admin/src/placement-manage.js dist/apps/placement-admin/src/placement-status.js
 
 FROM node:20-bookworm-slim
 WORKDIR /app
-ENV NODE_ENV=production
+# Listen on every interface inside the container; the port is helm's 8778 unless PORT or
+# `--port` says otherwise (kolla's 8780: `placement-api --port 8780`).
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=8778
 COPY --from=build /app/node_modules node_modules
 COPY --from=build /app/dist dist
 COPY package.json ./
+# Upstream's command names on PATH: deployment tools' bootstrap jobs run `placement-manage db sync`
+# and `placement-status upgrade check`. Every command reads /etc/placement/placement.conf when it
+# is there (mount it, or name another with --config-file; OS_PLACEMENT_CONFIG_DIR also works).
+RUN ln -s /app/dist/apps/placement-api/src/main.js /usr/local/bin/placement-api \
+ && ln -s /app/dist/apps/placement-admin/src/placement-manage.js /usr/local/bin/placement-manage \
+ && ln -s /app/dist/apps/placement-admin/src/placement-status.js /usr/local/bin/placement-status \
+ && ln -s /app/dist/apps/placement-admin/src/main.js /usr/local/bin/placement-admin \
+ && mkdir -p /etc/placement
 USER node
 EXPOSE 8778
-CMD ["node", "dist/apps/placement-api/src/main.js"]
+CMD ["placement-api"]

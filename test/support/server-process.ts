@@ -17,9 +17,10 @@ export interface ServerProcess {
   stop(): Promise<number | null>;
 }
 
-export async function startServerProcess(env: Record<string, string>, timeoutMs = 60_000): Promise<ServerProcess> {
+/** `args` follow the entry on the command line (e.g. `--config-file`). */
+export async function startServerProcess(env: Record<string, string>, timeoutMs = 60_000, args: readonly string[] = []): Promise<ServerProcess> {
   const port = 20000 + Math.floor(Math.random() * 5000);
-  const child = spawn(process.execPath, [SERVER_ENTRY], {
+  const child = spawn(process.execPath, [SERVER_ENTRY, ...args], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

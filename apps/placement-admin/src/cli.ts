@@ -9,6 +9,7 @@ import { readStatus } from '../../../libs/placement/src/rebuild/status.js';
 import { verifyReadModels } from '../../../libs/placement/src/rebuild/verify.js';
 import { formatEvent, formatStatus, formatTableDiff } from './format.js';
 import { MIGRATE_USAGE, runExport, runImport } from './migrate-commands.js';
+import { commandConfig } from './upstream/command-config.js';
 
 export const EXIT = { ok: 0, drift: 1, usage: 2, failed: 3 } as const;
 
@@ -17,7 +18,8 @@ export interface AdminIo {
   err(line: string): void;
 }
 
-const USAGE = `usage: placement-admin <command> [options]   (reads DATABASE_URL)
+const USAGE = `usage: placement-admin <command> [options] [--config-file PATH]... [--config-dir DIR]...
+       (the database: DATABASE_URL, else placement.conf's [placement_database] connection)
 
 commands:
   status              the log's head and each projection's checkpoint and lag
@@ -32,7 +34,11 @@ options:
                       process's CPU seconds)`;
 
 /** The whole CLI, minus process wiring: returns the exit code. */
-export async function runAdmin(argv: readonly string[], env: NodeJS.ProcessEnv, io: AdminIo, observe?: Reporter): Promise<number> {
+export async function runAdmin(allArgs: readonly string[], processEnv: NodeJS.ProcessEnv, io: AdminIo, observe?: Reporter): Promise<number> {
+  // placement.conf as the server reads it (--config-file, --config-dir, OS_PLACEMENT_CONFIG_DIR, /etc/placement).
+  const config = commandConfig(allArgs, processEnv, io);
+  if (!config.ok) return EXIT.usage;
+  const { env, rest: argv } = config;
   const [command, ...rest] = argv;
   if (command === 'import' || command === 'export') return migrate(command, rest, env, io);
   const flags = new Set(rest);
@@ -64,7 +70,10 @@ export async function runAdmin(argv: readonly string[], env: NodeJS.ProcessEnv, 
 
 function databaseUrl(env: NodeJS.ProcessEnv, io: AdminIo): string | undefined {
   const url = env.DATABASE_URL;
-  if (!url) io.err('DATABASE_URL is not set (the embedded database of `npm start` is postgres://placement:placement@127.0.0.1:54329/placement)');
+  if (!url) {
+    io.err('DATABASE_URL is not set, nor [placement_database] connection in a --config-file '
+      + '(the embedded database of `npm start` is postgres://placement:placement@127.0.0.1:54329/placement)');
+  }
   return url;
 }
 

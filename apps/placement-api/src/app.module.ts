@@ -34,7 +34,7 @@ export class AppModule {
         PlacementModule.forDatabase(database),
         OperationsModule.forApp(operations),
         ResourceProvidersModule, InventoriesModule, ResourceClassesModule, TraitsModule, AggregatesModule,
-        UsagesModule, AllocationsModule,
+        UsagesModule, AllocationsModule.withSettings(config.allocations),
         LedgerModule,
         LedgerExplainModule,
         UsageOverTimeModule,

@@ -3,6 +3,7 @@ import { DEFAULT_TOKEN_CACHE_SIZE, KeystoneSettings } from './platform/auth/keys
 import type { Check } from './platform/policy/check.js';
 import { PolicyFileError, readPolicyFile } from './platform/policy/policy-file.js';
 import { KURRENTDB_URL_PATTERN } from '../../../libs/event-store/src/kurrent/connection-string.js';
+import { AllocationSettings, allocationSettings } from './allocations/allocation-settings.js';
 
 /** Every setting the service reads, with its default; a bad value stops the start. */
 export interface AppConfig {
@@ -34,6 +35,24 @@ export interface AppConfig {
   readonly projections: ProjectionsConfig;
   /** PLACEMENT_WORKERS: API processes behind the one port (node:cluster); 1 runs no cluster. */
   readonly workers: number;
+  /** PLACEMENT_INCOMPLETE_CONSUMER_*, PLACEMENT_ALLOCATION_CONFLICT_RETRY_COUNT: upstream's [placement] options for claims. */
+  readonly allocations: AllocationSettings;
+  /**
+   * PLACEMENT_ALLOCATION_CANDIDATES_GENERATION_STRATEGY, upstream's [placement]
+   * allocation_candidates_generation_strategy: the order in which candidates visit root providers.
+   */
+  readonly candidateGenerationStrategy: GenerationStrategy;
+}
+
+export const GENERATION_STRATEGIES = ['depth-first', 'breadth-first'] as const;
+export type GenerationStrategy = (typeof GENERATION_STRATEGIES)[number];
+
+function generationStrategy(env: NodeJS.ProcessEnv): GenerationStrategy {
+  const raw = env.PLACEMENT_ALLOCATION_CANDIDATES_GENERATION_STRATEGY;
+  if (raw === undefined || raw === '') return 'depth-first';
+  const strategy = GENERATION_STRATEGIES.find((name) => name === raw);
+  if (!strategy) throw new ConfigError(`PLACEMENT_ALLOCATION_CANDIDATES_GENERATION_STRATEGY must be depth-first or breadth-first, not "${raw}"`);
+  return strategy;
 }
 
 export interface ProjectionsConfig {
@@ -124,24 +143,46 @@ function keystoneSettings(env: NodeJS.ProcessEnv): KeystoneSettings {
   const required = ['AUTH_URL', 'USERNAME', 'PASSWORD', 'PROJECT_NAME'].map((name) => `PLACEMENT_KEYSTONE_${name}`);
   const missing = required.filter((name) => !env[name]);
   if (missing.length > 0) {
-    throw new ConfigError(`PLACEMENT_AUTH_STRATEGY=keystone needs ${missing.join(', ')} (Keystone's URL and the service user's credentials)`);
+    // placement.conf's names too: a deployment's file without [api] auth_strategy means keystone.
+    const options = missing.map((name) => name.replace('PLACEMENT_KEYSTONE_', '').toLowerCase()).join(', ');
+    throw new ConfigError(`PLACEMENT_AUTH_STRATEGY=keystone needs ${missing.join(', ')} (Keystone's URL and the service user's credentials; `
+      + `in placement.conf: [keystone_authtoken] ${options})`);
   }
   const authUrl = env.PLACEMENT_KEYSTONE_AUTH_URL!.replace(/\/+$/, '');
   if (!/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/.test(authUrl)) {
     throw new ConfigError(`PLACEMENT_KEYSTONE_AUTH_URL must be an http:// or https:// URL, not "${env.PLACEMENT_KEYSTONE_AUTH_URL}"`);
   }
+  const publicUri = env.PLACEMENT_KEYSTONE_WWW_AUTHENTICATE_URI?.replace(/\/+$/, '');
+  if (publicUri && !/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/.test(publicUri)) {
+    throw new ConfigError(`PLACEMENT_KEYSTONE_WWW_AUTHENTICATE_URI must be an http:// or https:// URL, not "${env.PLACEMENT_KEYSTONE_WWW_AUTHENTICATE_URI}"`);
+  }
   return {
     authUrl,
+    ...(publicUri ? { wwwAuthenticateUri: publicUri } : {}),
     username: env.PLACEMENT_KEYSTONE_USERNAME!,
     password: env.PLACEMENT_KEYSTONE_PASSWORD!,
     projectName: env.PLACEMENT_KEYSTONE_PROJECT_NAME!,
     userDomainName: env.PLACEMENT_KEYSTONE_USER_DOMAIN_NAME || 'Default',
     projectDomainName: env.PLACEMENT_KEYSTONE_PROJECT_DOMAIN_NAME || 'Default',
+    // A name given wins over an id, as keystoneauth's password plugin prefers it.
+    ...(env.PLACEMENT_KEYSTONE_USER_DOMAIN_ID && !env.PLACEMENT_KEYSTONE_USER_DOMAIN_NAME ? { userDomainId: env.PLACEMENT_KEYSTONE_USER_DOMAIN_ID } : {}),
+    ...(env.PLACEMENT_KEYSTONE_PROJECT_DOMAIN_ID && !env.PLACEMENT_KEYSTONE_PROJECT_DOMAIN_NAME ? { projectDomainId: env.PLACEMENT_KEYSTONE_PROJECT_DOMAIN_ID } : {}),
     cacheSize: int(env, 'PLACEMENT_KEYSTONE_CACHE_SIZE', DEFAULT_TOKEN_CACHE_SIZE, 0, 10_000_000),
   };
 }
 
 const list = (raw: string | undefined) => (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+
+function cors(env: NodeJS.ProcessEnv, allowedOrigins: string[]): CorsConfig {
+  const maxAge = env.PLACEMENT_CORS_MAX_AGE ? int(env, 'PLACEMENT_CORS_MAX_AGE', 0, 0, 2_147_483_647) : undefined;
+  const exposeHeaders = list(env.PLACEMENT_CORS_EXPOSE_HEADERS);
+  return {
+    allowedOrigins,
+    allowHeaders: list(env.PLACEMENT_CORS_ALLOW_HEADERS),
+    ...(exposeHeaders.length > 0 ? { exposeHeaders } : {}),
+    ...(maxAge !== undefined ? { maxAge } : {}),
+  };
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const authStrategy = env.PLACEMENT_AUTH_STRATEGY || 'noauth2';
@@ -168,12 +209,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       open: bool(env, 'PLACEMENT_POLICY_OPEN', false),
       overrides: policyOverrides(env.PLACEMENT_POLICY_FILE),
     },
-    cors: origins.length > 0 ? { allowedOrigins: origins, allowHeaders: list(env.PLACEMENT_CORS_ALLOW_HEADERS) } : undefined,
+    cors: origins.length > 0 ? cors(env, origins) : undefined,
     dbPoolSize: int(env, 'PLACEMENT_DB_POOL_SIZE', 10, 1, 200),
     logLevel: logLevel(env),
     shutdownGraceSeconds: int(env, 'PLACEMENT_SHUTDOWN_GRACE_SECONDS', 10, 0, 3600),
     eventStore: eventStore(env),
     projections: projections(env, eventStore(env).kind),
     workers: int(env, 'PLACEMENT_WORKERS', 1, 1, 256),
+    allocations: allocationSettings(env),
+    candidateGenerationStrategy: generationStrategy(env),
   };
 }

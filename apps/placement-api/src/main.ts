@@ -1,6 +1,10 @@
+#!/usr/bin/env node
 import 'reflect-metadata';
 import { createApp } from './bootstrap.js';
-import { ConfigError, loadConfig } from './config.js';
+import { AppConfig, ConfigError, loadConfig } from './config.js';
+import { applyBeneath, ConfigFileError, loadConfigFiles } from '../../../libs/config-file/src/index.js';
+import { SERVER_USAGE, serverArgs } from './server-args.js';
+import { candidateSearchOptions } from './allocation-candidates/candidate-settings.js';
 import { EmbeddedDatabase, startEmbeddedPostgres } from './embedded-postgres.js';
 import { createLogger } from './operations/logger.js';
 import cluster from 'node:cluster';
@@ -10,12 +14,38 @@ import { runWorkers } from './workers.js';
 const logger = createLogger('info');
 const log = (message: string) => logger.info(message);
 
+/**
+ * placement.conf's settings go beneath the environment (which wins), --host/--port above it; then
+ * the one settings reader validates them all. process.env itself is completed because the
+ * candidate search reads its options from it.
+ */
+function readConfiguration(): AppConfig {
+  const loaded = loadConfigFiles(process.argv.slice(2), process.env);
+  const args = serverArgs(loaded.rest);
+  if (args.help) {
+    process.stdout.write(`${SERVER_USAGE}\n`);
+    process.exit(0);
+  }
+  // Workers re-read the same files: one set of lines from the primary is enough.
+  if (cluster.isPrimary) {
+    if (loaded.files.length > 0) log(`configuration files: ${loaded.files.join(', ')}`);
+    for (const line of loaded.notices) log(line);
+    for (const line of loaded.warnings) logger.warn(line);
+  }
+  applyBeneath(process.env, loaded);
+  Object.assign(process.env, args.env);
+  const config = loadConfig();
+  // The candidate search reads its own options when its module starts: a bad one is a configuration error too.
+  candidateSearchOptions();
+  return config;
+}
+
 async function main(): Promise<void> {
   let config;
   try {
-    config = loadConfig();
+    config = readConfiguration();
   } catch (error) {
-    if (error instanceof ConfigError) {
+    if (error instanceof ConfigError || error instanceof ConfigFileError) {
       logger.fatal(`configuration error: ${error.message}`);
       process.exit(2);
     }

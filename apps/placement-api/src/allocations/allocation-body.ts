@@ -2,13 +2,19 @@ import type { ConsumerAllocations, ConsumerClaim, ReshapedInventory } from '../.
 import { Inventory, inventoryWithDefaults } from '../../../../libs/domain/src/index.js';
 import type { Schema } from '../platform/json-body.js';
 import { Version } from '../platform/microversion.js';
+import { INCOMPLETE_CONSUMER_ID } from './allocation-settings.js';
 import {
   POST_ALLOCATIONS_V1_13, POST_ALLOCATIONS_V1_28, POST_ALLOCATIONS_V1_34, POST_ALLOCATIONS_V1_38, PUT_ALLOCATIONS_V1_0,
   PUT_ALLOCATIONS_V1_12, PUT_ALLOCATIONS_V1_28, PUT_ALLOCATIONS_V1_34, PUT_ALLOCATIONS_V1_38, PUT_ALLOCATIONS_V1_8,
 } from './allocation.schemas.js';
 
-/** Upstream's [placement] incomplete_consumer_project_id / _user_id defaults: owners of pre-1.8 consumers. */
-export const INCOMPLETE_CONSUMER_ID = '00000000-0000-0000-0000-000000000000';
+/** Who owns a consumer written without project and user (below 1.8): upstream's [placement] incomplete_consumer_*_id. */
+export interface IncompleteOwners {
+  readonly projectId: string;
+  readonly userId: string;
+}
+
+const DEFAULT_OWNERS: IncompleteOwners = { projectId: INCOMPLETE_CONSUMER_ID, userId: INCOMPLETE_CONSUMER_ID };
 
 export function putSchemaFor(version: Version): Schema {
   if (version.matches('1.38')) return PUT_ALLOCATIONS_V1_38;
@@ -47,15 +53,15 @@ function fromDict(entries: Readonly<Record<string, DictEntry>>): ConsumerAllocat
 }
 
 /** One consumer's part of a validated body, in the terms of the microversion it was written for. */
-export function consumerClaimFrom(consumerUuid: string, data: any, version: Version): ConsumerClaim {
+export function consumerClaimFrom(consumerUuid: string, data: any, version: Version, owners: IncompleteOwners = DEFAULT_OWNERS): ConsumerClaim {
   const allocations = version.matches('1.12') ? fromDict(data.allocations) : fromList(data.allocations);
   // Upstream fills both ids when the project is missing, which only happens below 1.8.
   const owned = data.project_id !== undefined;
   return {
     consumerUuid,
     allocations,
-    projectId: owned ? data.project_id : INCOMPLETE_CONSUMER_ID,
-    userId: owned ? data.user_id : INCOMPLETE_CONSUMER_ID,
+    projectId: owned ? data.project_id : owners.projectId,
+    userId: owned ? data.user_id : owners.userId,
     ...(version.matches('1.28') ? { expectedGeneration: data.consumer_generation ?? null } : {}),
     ...(version.matches('1.38') ? { consumerType: data.consumer_type } : {}),
     ...(data.mappings ? { mappings: data.mappings } : {}),
@@ -63,17 +69,17 @@ export function consumerClaimFrom(consumerUuid: string, data: any, version: Vers
 }
 
 /** POST /allocations: consumers are keyed exactly as sent (upstream does not normalise them). */
-export function batchClaimsFrom(data: Record<string, any>, version: Version): ConsumerClaim[] {
-  return Object.entries(data).map(([consumerUuid, part]) => consumerClaimFrom(consumerUuid, part, version));
+export function batchClaimsFrom(data: Record<string, any>, version: Version, owners: IncompleteOwners = DEFAULT_OWNERS): ConsumerClaim[] {
+  return Object.entries(data).map(([consumerUuid, part]) => consumerClaimFrom(consumerUuid, part, version, owners));
 }
 
 /** POST /reshaper: each provider's inventories completed with upstream's defaults, and the claims. */
-export function reshapeFrom(data: any, version: Version): { inventories: ReshapedInventory[]; claims: ConsumerClaim[] } {
+export function reshapeFrom(data: any, version: Version, owners: IncompleteOwners = DEFAULT_OWNERS): { inventories: ReshapedInventory[]; claims: ConsumerClaim[] } {
   const inventories = Object.entries(data.inventories as Record<string, any>).map(([uuid, entry]) => ({
     uuid,
     generation: entry.resource_provider_generation as number,
     inventories: Object.fromEntries(Object.entries(entry.inventories as Record<string, Partial<Inventory> & { total: number }>)
       .map(([rc, record]) => [rc, inventoryWithDefaults(record)])),
   }));
-  return { inventories, claims: batchClaimsFrom(data.allocations, version) };
+  return { inventories, claims: batchClaimsFrom(data.allocations, version, owners) };
 }

@@ -1,4 +1,4 @@
-import { Controller, Delete, Get, HttpCode, Param, Post, Put, Res } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import type { Caller } from '../../../../libs/placement/src/index.js';
@@ -12,7 +12,10 @@ import { extractJson, isUuidLike } from '../platform/json-body.js';
 import { Version } from '../platform/microversion.js';
 import { httpBadRequest } from '../platform/placement-error.js';
 import { RawBody, Ver, Who } from '../platform/request-params.js';
-import { batchClaimsFrom, canonicalUuid, consumerClaimFrom, postSchemaFor, putSchemaFor, reshapeFrom } from './allocation-body.js';
+import {
+  batchClaimsFrom, canonicalUuid, consumerClaimFrom, IncompleteOwners, postSchemaFor, putSchemaFor, reshapeFrom,
+} from './allocation-body.js';
+import { INCOMPLETE_OWNERS } from './allocations.module-tokens.js';
 import { presentConsumerAllocations, presentProviderAllocations } from './allocation.presenter.js';
 import { reshaperSchemaFor } from './reshaper.schemas.js';
 
@@ -21,7 +24,11 @@ const lastWritten = (rows: readonly { created_at: Date; updated_at: Date | null 
 
 @Controller()
 export class AllocationsController {
-  constructor(private readonly commands: CommandBus, private readonly queries: QueryBus) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+    @Inject(INCOMPLETE_OWNERS) private readonly owners: IncompleteOwners,
+  ) {}
 
   @Get('allocations/:consumer_uuid')
   @ApiRoute({ produces: true })
@@ -37,7 +44,7 @@ export class AllocationsController {
   async replace(@Ver() version: Version, @Who() caller: Caller, @Param('consumer_uuid') consumer: string, @RawBody() body: string | undefined) {
     if (!isUuidLike(consumer)) throw httpBadRequest(`Malformed consumer_uuid: ${consumer}`);
     const data = extractJson(body, putSchemaFor(version));
-    await this.commands.execute(new WriteAllocations('consumer', [consumerClaimFrom(canonicalUuid(consumer), data, version)], caller));
+    await this.commands.execute(new WriteAllocations('consumer', [consumerClaimFrom(canonicalUuid(consumer), data, version, this.owners)], caller));
   }
 
   @Delete('allocations/:consumer_uuid')
@@ -51,14 +58,14 @@ export class AllocationsController {
   @ApiRoute({ since: '1.13', consumes: true })
   async batch(@Ver() version: Version, @Who() caller: Caller, @RawBody() body: string | undefined) {
     const data = extractJson(body, postSchemaFor(version));
-    await this.commands.execute(new WriteAllocations('batch', batchClaimsFrom(data, version), caller));
+    await this.commands.execute(new WriteAllocations('batch', batchClaimsFrom(data, version, this.owners), caller));
   }
 
   @Post('reshaper')
   @HttpCode(204)
   @ApiRoute({ since: '1.30', consumes: true })
   async reshape(@Ver() version: Version, @Who() caller: Caller, @RawBody() body: string | undefined) {
-    const { inventories, claims } = reshapeFrom(extractJson(body, reshaperSchemaFor(version)), version);
+    const { inventories, claims } = reshapeFrom(extractJson(body, reshaperSchemaFor(version)), version, this.owners);
     await this.commands.execute(new ReshapeProviders(inventories, claims, caller));
   }
 

@@ -1,10 +1,22 @@
-import { Module } from '@nestjs/common';
-import { ALLOCATION_PROVIDERS } from '../../../../libs/placement/src/allocations/index.js';
+import { DynamicModule, Module } from '@nestjs/common';
+import { ALLOCATION_PROVIDERS, CLAIM_ATTEMPTS } from '../../../../libs/placement/src/allocations/index.js';
+import type { AllocationSettings } from './allocation-settings.js';
 import { AllocationsController } from './allocations.controller.js';
+import { INCOMPLETE_OWNERS } from './allocations.module-tokens.js';
 
 /** The allocations family (claims): its controller, the claim runner and its command and query handlers. */
-@Module({
-  controllers: [AllocationsController],
-  providers: [...ALLOCATION_PROVIDERS],
-})
-export class AllocationsModule {}
+@Module({})
+export class AllocationsModule {
+  /** Upstream's [placement] options for claims: incomplete consumers' owners, attempts against racing writers. */
+  static withSettings(settings: AllocationSettings): DynamicModule {
+    return {
+      module: AllocationsModule,
+      controllers: [AllocationsController],
+      providers: [
+        ...ALLOCATION_PROVIDERS,
+        { provide: CLAIM_ATTEMPTS, useValue: settings.conflictRetryCount },
+        { provide: INCOMPLETE_OWNERS, useValue: { projectId: settings.incompleteConsumerProjectId, userId: settings.incompleteConsumerUserId } },
+      ],
+    };
+  }
+}

@@ -3,6 +3,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 export interface CorsConfig {
   readonly allowedOrigins: readonly string[];
   readonly allowHeaders: readonly string[];
+  /** Response headers a browser script may read (oslo's expose_headers), sent on actual requests. */
+  readonly exposeHeaders?: readonly string[];
+  /** Seconds a browser may cache a pre-flight answer (oslo's max_age); unset sends no Access-Control-Max-Age. */
+  readonly maxAge?: number;
 }
 
 const SIMPLE_HEADERS = ['cache-control', 'content-language', 'content-type', 'expires', 'last-modified', 'pragma'];
@@ -26,6 +30,7 @@ export function handleCors(config: CorsConfig, request: FastifyRequest, reply: F
       reply.header('access-control-allow-credentials', 'true');
       reply.header('access-control-allow-methods', String(request.headers['access-control-request-method']));
       if (asked.length > 0) reply.header('access-control-allow-headers', asked.join(','));
+      if (config.maxAge !== undefined) reply.header('access-control-max-age', String(config.maxAge));
     }
     reply.code(200).send();
     return true;
@@ -34,6 +39,7 @@ export function handleCors(config: CorsConfig, request: FastifyRequest, reply: F
     reply.header('access-control-allow-origin', origin);
     reply.header('access-control-allow-credentials', 'true');
     reply.header('vary', 'Origin');
+    if (config.exposeHeaders && config.exposeHeaders.length > 0) reply.header('access-control-expose-headers', config.exposeHeaders.join(','));
   }
   return false;
 }

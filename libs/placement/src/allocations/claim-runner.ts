@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import {
   ClaimDecision, ClaimState, ConsumerEvent, ConsumerState, consumerStream, evolveConsumer, initialConsumerState,
 } from '../../../domain/src/allocation/index.js';
@@ -8,7 +8,7 @@ import {
 import { AppendRequest, WrongExpectedRevision } from '../../../event-store/src/index.js';
 import { Caller, metadataOf } from '../shared/caller.js';
 import { KeyedLock } from '../shared/keyed-lock.js';
-import { StreamWriter } from '../shared/stream-writer.js';
+import { MAX_ATTEMPTS, StreamWriter } from '../shared/stream-writer.js';
 
 export interface ClaimPlan {
   readonly consumers: readonly string[];
@@ -21,6 +21,9 @@ export interface ClaimPlan {
 
 const RACE_PREFIX = 'Inventory and/or allocations changed while attempting to allocate: ';
 
+/** How many times a claim is decided (upstream's [placement] allocation_conflict_retry_count); 10 when not provided. */
+export const CLAIM_ATTEMPTS = Symbol('CLAIM_ATTEMPTS');
+
 /**
  * The one path every claim takes: load the consumers and every provider touched, decide, and
  * append to all of those streams at once with their expected revisions. Losing a race to another
@@ -30,7 +33,10 @@ const RACE_PREFIX = 'Inventory and/or allocations changed while attempting to al
 export class ClaimRunner {
   private readonly turns = new KeyedLock();
 
-  constructor(private readonly writer: StreamWriter) {}
+  constructor(
+    private readonly writer: StreamWriter,
+    @Optional() @Inject(CLAIM_ATTEMPTS) private readonly attempts: number = MAX_ATTEMPTS,
+  ) {}
 
   async run(plan: ClaimPlan, caller: Caller): Promise<void> {
     // Claims touching the same streams take turns in this process instead of racing each other.
@@ -66,7 +72,7 @@ export class ClaimRunner {
           appends.push({ stream: providerStream(uuid), expectedRevision: providers[uuid].revision, events: events.map((e) => ({ ...e, metadata })) });
         }
         return { appends, outcome: undefined };
-      });
+      }, this.attempts);
     } catch (error) {
       if (error instanceof WrongExpectedRevision) {
         throw conflict(

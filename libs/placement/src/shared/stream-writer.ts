@@ -10,7 +10,7 @@ export interface Loaded<State> {
 interface CacheEntry { revision: number; state: unknown }
 
 /** Retrying a lost race is cheap: the state is cached and only newer events are read. */
-const MAX_ATTEMPTS = 10;
+export const MAX_ATTEMPTS = 10;
 
 /**
  * Loads decider states from their streams (cached by revision, caught up by reading only
@@ -35,8 +35,10 @@ export class StreamWriter {
     return { state, revision };
   }
 
-  /** Runs `plan` (load, decide) and appends what it returns; on a lost race, plans again. */
-  async execute<Outcome>(plan: () => Promise<{ appends: AppendRequest[]; outcome: Outcome }>): Promise<{ outcome: Outcome; result?: AppendResult }> {
+  /** Runs `plan` (load, decide) and appends what it returns; on a lost race, plans again, `maxAttempts` times in all. */
+  async execute<Outcome>(
+    plan: () => Promise<{ appends: AppendRequest[]; outcome: Outcome }>, maxAttempts = MAX_ATTEMPTS,
+  ): Promise<{ outcome: Outcome; result?: AppendResult }> {
     for (let attempt = 1; ; attempt++) {
       const { appends, outcome } = await plan();
       const nonEmpty = appends.filter((a) => a.events.length > 0);
@@ -45,7 +47,7 @@ export class StreamWriter {
         const result = await this.store.append(nonEmpty);
         return { outcome, result };
       } catch (error) {
-        if (!(error instanceof WrongExpectedRevision) || attempt >= MAX_ATTEMPTS) throw error;
+        if (!(error instanceof WrongExpectedRevision) || attempt >= maxAttempts) throw error;
       }
     }
   }

@@ -28,7 +28,7 @@ describe('PLACEMENT_KEYSTONE_* settings', () => {
   it('stops the start naming every missing setting', () => {
     expect(() => loadConfig({ PLACEMENT_AUTH_STRATEGY: 'keystone', PLACEMENT_KEYSTONE_USERNAME: 'placement' })).toThrow(new ConfigError(
       'PLACEMENT_AUTH_STRATEGY=keystone needs PLACEMENT_KEYSTONE_AUTH_URL, PLACEMENT_KEYSTONE_PASSWORD, PLACEMENT_KEYSTONE_PROJECT_NAME ' +
-      "(Keystone's URL and the service user's credentials)"));
+      "(Keystone's URL and the service user's credentials; in placement.conf: [keystone_authtoken] auth_url, password, project_name)"));
     expect(() => loadConfig({ ...keystoneEnv, PLACEMENT_KEYSTONE_PASSWORD: '' })).toThrow(/needs PLACEMENT_KEYSTONE_PASSWORD \(/);
   });
 
@@ -37,5 +37,19 @@ describe('PLACEMENT_KEYSTONE_* settings', () => {
       .toThrow(new ConfigError('PLACEMENT_KEYSTONE_AUTH_URL must be an http:// or https:// URL, not "keystone:5000"'));
     expect(() => loadConfig({ ...keystoneEnv, PLACEMENT_KEYSTONE_CACHE_SIZE: '-1' })).toThrow(/PLACEMENT_KEYSTONE_CACHE_SIZE must be an integer/);
     expect(() => loadConfig({ ...keystoneEnv, PLACEMENT_KEYSTONE_CACHE_SIZE: 'lots' })).toThrow(/PLACEMENT_KEYSTONE_CACHE_SIZE/);
+  });
+});
+
+describe('Keystone settings a deployment\'s placement.conf carries', () => {
+  it('reads the Keystone options a deployment\'s placement.conf carries: public URI and domain ids', () => {
+    const keystone = {
+      PLACEMENT_AUTH_STRATEGY: 'keystone', PLACEMENT_KEYSTONE_AUTH_URL: 'http://internal:5000', PLACEMENT_KEYSTONE_USERNAME: 'placement',
+      PLACEMENT_KEYSTONE_PASSWORD: 'pw', PLACEMENT_KEYSTONE_PROJECT_NAME: 'service',
+    };
+    expect(loadConfig({ ...keystone, PLACEMENT_KEYSTONE_WWW_AUTHENTICATE_URI: 'https://public:5000/', PLACEMENT_KEYSTONE_USER_DOMAIN_ID: 'default' }).keystone)
+      .toMatchObject({ wwwAuthenticateUri: 'https://public:5000', userDomainId: 'default', projectDomainName: 'Default' });
+    expect(loadConfig({ ...keystone, PLACEMENT_KEYSTONE_USER_DOMAIN_ID: 'd1', PLACEMENT_KEYSTONE_USER_DOMAIN_NAME: 'Users' }).keystone)
+      .not.toHaveProperty('userDomainId');
+    expect(() => loadConfig({ ...keystone, PLACEMENT_KEYSTONE_WWW_AUTHENTICATE_URI: 'keystone' })).toThrow(/PLACEMENT_KEYSTONE_WWW_AUTHENTICATE_URI/);
   });
 });

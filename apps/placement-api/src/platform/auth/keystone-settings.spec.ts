@@ -19,4 +19,13 @@ describe('Keystone endpoint and service credentials', () => {
       },
     });
   });
+
+  it('names a domain by id when only its id is configured (user_domain_id = default)', () => {
+    const body = passwordAuthBody({
+      authUrl: 'http://k', username: 'placement', password: 'pw', projectName: 'service',
+      userDomainName: 'Default', projectDomainName: 'Default', userDomainId: 'default', projectDomainId: 'default', cacheSize: 1,
+    }) as any;
+    expect(body.auth.identity.password.user.domain).toEqual({ id: 'default' });
+    expect(body.auth.scope.project.domain).toEqual({ id: 'default' });
+  });
 });

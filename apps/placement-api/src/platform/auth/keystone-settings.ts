@@ -2,11 +2,16 @@
 export interface KeystoneSettings {
   /** As configured, without a trailing slash; with or without its `/v3`. */
   readonly authUrl: string;
+  /** keystone_authtoken's www_authenticate_uri: the Keystone a 401 sends clients to; authUrl when unset. */
+  readonly wwwAuthenticateUri?: string;
   readonly username: string;
   readonly password: string;
   readonly projectName: string;
   readonly userDomainName: string;
   readonly projectDomainName: string;
+  /** user_domain_id / project_domain_id (`default` in most deployments): used instead of the name when given without one. */
+  readonly userDomainId?: string;
+  readonly projectDomainId?: string;
   /** How many validated tokens are remembered; 0 asks Keystone on every request. */
   readonly cacheSize: number;
 }
@@ -19,6 +24,9 @@ export function tokensEndpoint(authUrl: string): string {
   return `${base}/v3/auth/tokens`;
 }
 
+/** keystoneauth's rule: a domain given by id only is named by id, else by name. */
+const domainOf = (name: string, id: string | undefined) => (id ? { id } : { name });
+
 /** The body of keystoneauth's v3 Password plugin, scoped to the service's project. */
 export function passwordAuthBody(settings: KeystoneSettings): unknown {
   return {
@@ -26,10 +34,10 @@ export function passwordAuthBody(settings: KeystoneSettings): unknown {
       identity: {
         methods: ['password'],
         password: {
-          user: { name: settings.username, domain: { name: settings.userDomainName }, password: settings.password },
+          user: { name: settings.username, domain: domainOf(settings.userDomainName, settings.userDomainId), password: settings.password },
         },
       },
-      scope: { project: { name: settings.projectName, domain: { name: settings.projectDomainName } } },
+      scope: { project: { name: settings.projectName, domain: domainOf(settings.projectDomainName, settings.projectDomainId) } },
     },
   };
 }

@@ -46,7 +46,7 @@ export class KeystoneStrategy implements AuthStrategy {
   }
 
   sendUnauthorized(reply: FastifyReply): FastifyReply {
-    return sendKeystoneUnauthorized(reply, this.settings.authUrl);
+    return sendKeystoneUnauthorized(reply, this.settings.wwwAuthenticateUri ?? this.settings.authUrl);
   }
 
   /** The token's data while it lives; null for a token Keystone does not vouch for. */

@@ -1,0 +1,88 @@
+import { readFileSync } from 'node:fs';
+import { Pool } from 'pg';
+import { ConfigError, loadConfig } from '../../../placement-api/src/config.js';
+import { KeystoneClient } from '../../../placement-api/src/platform/auth/keystone-client.js';
+import { PolicyFileError, readPolicyFile } from '../../../placement-api/src/platform/policy/policy-file.js';
+import { READ_MODELS_SCHEMA, searchPathOption } from '../../../../libs/placement/src/persistence/read-model-schema.js';
+import { readStatus, Status } from '../../../../libs/placement/src/rebuild/status.js';
+import { CommandIo, commandConfig } from './command-config.js';
+import { CHECK_ERROR_EXIT, CheckCode, CheckResult, formatCheckResults, worstCode } from './upgrade-check-result.js';
+import { keystoneCheck, policyFormatCheck, readModelsCheck, schemaCheck } from './upgrade-checks.js';
+
+const USAGE = `usage: placement-status [--config-file PATH]... [--config-dir DIR]... upgrade check
+
+Checks that this deployment is ready to run this version of Placement Ledger, as upstream's
+placement-status does: prints oslo.upgradecheck's results table and exits with the worst result
+(0 success, 1 warning, 2 failure; 255 when the checks could not run).`;
+
+type Named = { readonly name: string; readonly result: CheckResult };
+
+/** `placement-status upgrade check`; returns the exit code. */
+export async function runStatus(argv: readonly string[], env: NodeJS.ProcessEnv, io: CommandIo): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    io.out(USAGE);
+    return 0;
+  }
+  const config = commandConfig(argv, env, io);
+  if (!config.ok) return CHECK_ERROR_EXIT;
+  if (config.rest.join(' ') !== 'upgrade check') {
+    io.err(`placement-status: expected "upgrade check", not "${config.rest.join(' ')}"`);
+    io.err(USAGE);
+    return 2;
+  }
+  try {
+    const results = await runChecks(config.env);
+    io.out(formatCheckResults(results));
+    return worstCode(results);
+  } catch (error) {
+    io.out(`Error:\n${error instanceof Error ? error.stack : String(error)}`);
+    return CHECK_ERROR_EXIT;
+  }
+}
+
+async function runChecks(env: NodeJS.ProcessEnv): Promise<Named[]> {
+  const results: Named[] = [];
+  let settings;
+  try {
+    settings = loadConfig(env);
+    results.push({ name: 'Configuration', result: { code: CheckCode.Success } });
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    results.push({ name: 'Configuration', result: { code: CheckCode.Failure, details: `The server would not start: ${error.message}` } });
+  }
+  if (env.DATABASE_URL) {
+    const { status, logPresent } = await readDatabase(env.DATABASE_URL);
+    results.push({ name: 'Database Schema', result: schemaCheck(status, logPresent) });
+    results.push({ name: 'Read Models', result: readModelsCheck(status) });
+  } else {
+    const details = 'No database is configured: set [placement_database] connection or DATABASE_URL.';
+    results.push({ name: 'Database Schema', result: { code: CheckCode.Failure, details } });
+  }
+  results.push({ name: 'Policy File JSON to YAML Migration', result: policyCheck(env.PLACEMENT_POLICY_FILE) });
+  if (settings?.keystone) {
+    const client = new KeystoneClient(settings.keystone);
+    results.push({ name: 'Keystone', result: await keystoneCheck(() => client.issueServiceToken()) });
+  }
+  return results;
+}
+
+async function readDatabase(url: string): Promise<{ status: Status; logPresent: boolean }> {
+  const pool = new Pool({ connectionString: url, max: 2, options: searchPathOption(READ_MODELS_SCHEMA) });
+  try {
+    const { rows: [log] } = await pool.query(`SELECT to_regclass('public.es_events') IS NOT NULL AS present`);
+    return { status: await readStatus(pool), logPresent: log.present };
+  } finally {
+    await pool.end();
+  }
+}
+
+function policyCheck(path: string | undefined): CheckResult {
+  if (!path) return policyFormatCheck(undefined, undefined, undefined);
+  try {
+    readPolicyFile(path);
+    return policyFormatCheck(path, readFileSync(path, 'utf8'), undefined);
+  } catch (error) {
+    if (error instanceof PolicyFileError) return policyFormatCheck(path, undefined, error.message);
+    throw error;
+  }
+}
