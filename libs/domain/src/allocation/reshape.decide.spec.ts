@@ -101,8 +101,15 @@ describe('Reshape (POST /reshaper)', () => {
   });
 
   it('checks allocations against the interim inventory', () => {
-    const shrunk = reshape([{ uuid: PARENT, generation: 2, inventories: { VCPU: inv(1), DISK_GB: inv(100) } }], [claim({ [PARENT]: { VCPU: 2 } })]);
-    given(history).when(shrunk).thenThrows('conflict',
+    const grown = reshape([{ uuid: PARENT, generation: 2, inventories: { VCPU: inv(1), DISK_GB: inv(100) } }], [claim({ [PARENT]: { VCPU: 3, DISK_GB: 10 } })]);
+    given(history).when(grown).thenThrows('conflict',
       `Unable to allocate inventory: Unable to create allocation for 'VCPU' on resource provider '${PARENT}'. The requested amount would exceed the capacity.`);
+  });
+
+  it('keeps allocations the shrunk inventory no longer covers, as no worse than before (upstream bug 2104040)', () => {
+    const shrunk = reshape([{ uuid: PARENT, generation: 2, inventories: { VCPU: inv(1), DISK_GB: inv(100) } }], [claim({ [PARENT]: { VCPU: 2, DISK_GB: 10 } })]);
+    expect(given(history).when(shrunk).run().providers[PARENT]).toEqual([
+      set({ VCPU: inv(1), DISK_GB: inv(100) }, 3), changed({ [VM]: { VCPU: 2, DISK_GB: 10 } }, 4), set({ VCPU: inv(1), DISK_GB: inv(100) }, 5),
+    ]);
   });
 });
