@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { createApp } from './bootstrap.js';
 import { ConfigError, loadConfig } from './config.js';
+import { candidateSearchOptions } from './allocation-candidates/candidate-settings.js';
 import { EmbeddedDatabase, startEmbeddedPostgres } from './embedded-postgres.js';
 import { createLogger } from './operations/logger.js';
 import cluster from 'node:cluster';
@@ -14,6 +15,8 @@ async function main(): Promise<void> {
   let config;
   try {
     config = loadConfig();
+    // The candidate search reads its settings when its module starts; a bad one stops us here first.
+    candidateSearchOptions();
   } catch (error) {
     if (error instanceof ConfigError) {
       logger.fatal(`configuration error: ${error.message}`);
