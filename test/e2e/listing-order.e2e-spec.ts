@@ -74,12 +74,15 @@ describe('listing order', () => {
     expect(await consumers()).toEqual([vm2, vm3]);
   });
 
-  it('inventories and usages: classes in resource class id order, custom ones as created', async () => {
+  it('inventories, usages and provider summaries: classes in resource class id order, custom ones as created', async () => {
     for (const name of ['CUSTOM_ZED', 'CUSTOM_ALPHA']) expect((await app.request('PUT', `/resource_classes/${name}`, { version: V })).status).toBe(201);
     const rp = await provider('e', { CUSTOM_ALPHA: { total: 1 }, DISK_GB: { total: 10 }, VCPU: { total: 4 }, CUSTOM_ZED: { total: 1 }, MEMORY_MB: { total: 64 } });
     const inIdOrder = ['VCPU', 'MEMORY_MB', 'DISK_GB', 'CUSTOM_ZED', 'CUSTOM_ALPHA'];
     expect(await keysOf(`/resource_providers/${rp}/inventories`, (body) => body.inventories)).toEqual(inIdOrder);
     expect(await keysOf(`/resource_providers/${rp}/usages`, (body) => body.usages)).toEqual(inIdOrder);
+    const summaries = await keysOf(`/allocation_candidates?resources=DISK_GB:1,VCPU:1&in_tree=${rp}`, (body) => body.provider_summaries[rp].resources);
+    expect(summaries.slice(0, 3)).toEqual(['VCPU', 'MEMORY_MB', 'DISK_GB']);
+    expect([...summaries].sort()).toEqual([...inIdOrder].sort());
     const project = randomUUID();
     const claim = await app.request('PUT', `/allocations/${randomUUID()}`, {
       version: V,
