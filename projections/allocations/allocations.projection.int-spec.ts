@@ -69,4 +69,15 @@ describe('allocations projection', () => {
     expect(consumers.find((c) => c.uuid === VM2)).toMatchObject({ generation: 0 });
     expect(allocations.filter((a) => a.consumer_uuid === VM2)).toEqual([]);
   });
+
+  it('numbers the rows in the order the claim wrote them; an event without written_order: providers by uuid, classes by name', async () => {
+    const positions = async (uuid: string) => (await db.pool.query(
+      'SELECT provider_uuid, resource_class, position FROM rm_allocations WHERE consumer_uuid = $1 ORDER BY position', [uuid])).rows
+      .map((r) => `${r.position}:${r.provider_uuid === CN ? 'cn' : 'ss'}:${r.resource_class}`);
+    const allocations = { [SS]: { DISK_GB: 10 }, [CN]: { VCPU: 2, MEMORY_MB: 512 } };
+    await apply([replaced(VM1, allocations, 1, { written_order: [[SS, ['DISK_GB']], [CN, ['VCPU', 'MEMORY_MB']]] })]);
+    expect(await positions(VM1)).toEqual(['0:ss:DISK_GB', '1:cn:VCPU', '2:cn:MEMORY_MB']);
+    await apply([replaced(VM2, allocations, 1)]);
+    expect(await positions(VM2)).toEqual(['0:cn:MEMORY_MB', '1:cn:VCPU', '2:ss:DISK_GB']);
+  });
 });

@@ -1,6 +1,7 @@
 import type { RecordedEvent, SqlClient } from '../../libs/event-store/src/index.js';
 import { Projection } from '../runner/projection.js';
 import { factTime } from '../runner/fact-time.js';
+import { AllocationOrder, orderedLines } from '../../libs/domain/src/consumer/index.js';
 
 type Allocations = Record<string, Record<string, number>>;
 
@@ -26,7 +27,7 @@ export const allocationsProjection: Projection = {
            ON CONFLICT (uuid) DO UPDATE SET project_id = EXCLUDED.project_id, user_id = EXCLUDED.user_id,
              consumer_type = EXCLUDED.consumer_type, generation = EXCLUDED.generation, updated_at = EXCLUDED.updated_at`,
           [uuid, project_id, user_id, consumer_type, generation, at]);
-        return replaceAllocations(tx, uuid, event.data.allocations, at);
+        return replaceAllocations(tx, uuid, event.data.allocations, event.data.written_order, at);
       }
       case 'ConsumerRemoved': {
         const uuid = consumerOf(event);
@@ -45,20 +46,18 @@ export const allocationsProjection: Projection = {
   },
 };
 
-/** Upstream deletes and re-inserts a consumer's rows on every write, so created_at is the write's time. */
-async function replaceAllocations(tx: SqlClient, consumer: string, allocations: Allocations, at: Date) {
+/**
+ * Upstream deletes and re-inserts a consumer's rows on every write, so created_at is the write's
+ * time; position numbers the rows in the order the claim wrote them (written_order), the order
+ * upstream lists them in.
+ */
+async function replaceAllocations(tx: SqlClient, consumer: string, allocations: Allocations, order: AllocationOrder | undefined, at: Date) {
   await tx.query('DELETE FROM rm_allocations WHERE consumer_uuid = $1', [consumer]);
-  const providers: string[] = [], classes: string[] = [], used: number[] = [];
-  for (const [provider, resources] of Object.entries(allocations)) {
-    for (const [rc, amount] of Object.entries(resources)) {
-      providers.push(provider);
-      classes.push(rc);
-      used.push(amount);
-    }
-  }
-  if (providers.length === 0) return;
+  const lines = orderedLines(allocations, order);
+  if (lines.length === 0) return;
   await tx.query(
-    `INSERT INTO rm_allocations (consumer_uuid, provider_uuid, resource_class, used, created_at, updated_at)
-     SELECT $1::text, * , $5::timestamptz, $5::timestamptz FROM unnest($2::text[], $3::text[], $4::int[])`,
-    [consumer, providers, classes, used, at]);
+    `INSERT INTO rm_allocations (consumer_uuid, provider_uuid, resource_class, used, position, created_at, updated_at)
+     SELECT $1::text, l.provider, l.rc, l.used, l.position - 1, $5::timestamptz, $5::timestamptz
+       FROM unnest($2::text[], $3::text[], $4::int[]) WITH ORDINALITY AS l(provider, rc, used, position)`,
+    [consumer, lines.map((l) => l.provider), lines.map((l) => l.resourceClass), lines.map((l) => l.used), at]);
 }

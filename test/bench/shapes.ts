@@ -24,8 +24,13 @@ export interface Shape {
 }
 
 const LOADERS = 10;
-/** Upstream generates every candidate; our default cap would trim the 10000-provider answer. */
+/** Upstream generates every candidate (also our default since the cap follows upstream's -1). */
 const UNCAPPED = { PLACEMENT_MAX_ALLOCATION_CANDIDATES: '-1' };
+/**
+ * The wide shape was measured with the generation cap of 10000 that used to be our default: 8
+ * groups over 8 children make 8! = 40320 candidates, so it keeps that cap to stay comparable.
+ */
+const WIDE_CAP = { PLACEMENT_MAX_ALLOCATION_CANDIDATES: '10000' };
 const seconds = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e9;
 
 // perfload-shapes.md: A0 is fixed; A1 and A2 are any fixed uuids.
@@ -132,10 +137,11 @@ export function wideShape(children: number, singleRequests: number): Shape {
   const groups = Array.from({ length: children }, (_v, i) => `resources${i + 1}=PCI_DEVICE:1`).join('&');
   return {
     name: `wide-${children}`,
-    description: `one root with ${children} children of 1 PCI_DEVICE each, ${children} groups of 1 unit (default generation cap)`,
+    description: `one root with ${children} children of 1 PCI_DEVICE each, ${children} groups of 1 unit (generation cap 10000)`,
     query: `/allocation_candidates?${groups}&group_policy=none`,
     singleRequests,
     concurrentRequests: 100,
+    serverEnv: WIDE_CAP,
     async load(client) {
       const start = process.hrtime.bigint();
       const root = randomUUID();

@@ -136,6 +136,8 @@ describe('placement-admin: verify, rebuild and status against a running API', ()
 
     expect((await app.request('GET', `/resource_providers/${other}/inventories`)).body.inventories.VCPU.total).toBe(64);
     expect((await app.request('GET', `/allocations/${vm}`)).body.allocations[compute].resources).toEqual({ VCPU: 4, MEMORY_MB: 4096 });
+    // The order it was written in survives the log's jsonb (written_order), not the classes' name order.
+    expect(Object.keys((await app.request('GET', `/allocations/${vm}`)).body.allocations[compute].resources)).toEqual(['VCPU', 'MEMORY_MB']);
     const written = (await app.request('GET', '/resource_providers?name=compute-1-fpga', { version: '1.14' })).body.resource_providers;
     expect(written.map((p: { root_provider_uuid: string }) => p.root_provider_uuid)).toEqual([compute]);
     const after = await admin(app, ['verify']);

@@ -37,22 +37,8 @@ export interface AppConfig {
   readonly workers: number;
   /** PLACEMENT_INCOMPLETE_CONSUMER_*, PLACEMENT_ALLOCATION_CONFLICT_RETRY_COUNT: upstream's [placement] options for claims. */
   readonly allocations: AllocationSettings;
-  /**
-   * PLACEMENT_ALLOCATION_CANDIDATES_GENERATION_STRATEGY, upstream's [placement]
-   * allocation_candidates_generation_strategy: the order in which candidates visit root providers.
-   */
-  readonly candidateGenerationStrategy: GenerationStrategy;
-}
-
-export const GENERATION_STRATEGIES = ['depth-first', 'breadth-first'] as const;
-export type GenerationStrategy = (typeof GENERATION_STRATEGIES)[number];
-
-function generationStrategy(env: NodeJS.ProcessEnv): GenerationStrategy {
-  const raw = env.PLACEMENT_ALLOCATION_CANDIDATES_GENERATION_STRATEGY;
-  if (raw === undefined || raw === '') return 'depth-first';
-  const strategy = GENERATION_STRATEGIES.find((name) => name === raw);
-  if (!strategy) throw new ConfigError(`PLACEMENT_ALLOCATION_CANDIDATES_GENERATION_STRATEGY must be depth-first or breadth-first, not "${raw}"`);
-  return strategy;
+  // The candidate search's own settings (max candidates, generation strategy) are read and
+  // checked by allocation-candidates/candidate-settings.ts.
 }
 
 export interface ProjectionsConfig {
@@ -217,6 +203,5 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     projections: projections(env, eventStore(env).kind),
     workers: int(env, 'PLACEMENT_WORKERS', 1, 1, 256),
     allocations: allocationSettings(env),
-    candidateGenerationStrategy: generationStrategy(env),
   };
 }

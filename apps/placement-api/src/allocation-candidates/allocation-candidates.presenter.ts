@@ -1,4 +1,4 @@
-import { ActiveProvider, capacity } from '../../../../libs/domain/src/index.js';
+import { ActiveProvider, capacity, STANDARD_RESOURCE_CLASSES } from '../../../../libs/domain/src/index.js';
 import type { ProviderNode } from '../../../../libs/placement/src/candidates/index/provider-index.js';
 import type { Candidate } from '../../../../libs/placement/src/candidates/search/combine.js';
 import { OneProviderCandidate } from '../../../../libs/placement/src/candidates/search/one-group.js';
@@ -98,9 +98,16 @@ function writeRequest(out: AsciiWriter, candidate: Candidate, shape: Shape, text
   out.text('}}');
 }
 
+const STANDARD_RANK = new Map(STANDARD_RESOURCE_CLASSES.map((name, index) => [name, index]));
+const classRank = (rc: string) => STANDARD_RANK.get(rc) ?? STANDARD_RESOURCE_CLASSES.length;
+
+/**
+ * Classes in upstream's row order, class id order: standard classes as os-resource-classes lists
+ * them, then custom ones (here in the order the provider's inventory event lists them).
+ */
 function summary(node: ProviderNode, shape: Shape, requested: ReadonlySet<string> | null): string {
   const { state } = node;
-  const classes = Object.keys(state.inventories).filter((rc) => !requested || requested.has(rc));
+  const classes = Object.keys(state.inventories).filter((rc) => !requested || requested.has(rc)).sort((a, b) => classRank(a) - classRank(b));
   const resources = classes.map((rc) => `${str(rc)}:{"capacity":${capacity(state.inventories[rc])},"used":${state.usages[rc] ?? 0}}`);
   let text = `{"resources":{${resources.join(',')}}`;
   if (shape.traits) text += `,"traits":[${state.traits.map(str).join(',')}]`;

@@ -1,12 +1,14 @@
-import type { SearchOptions } from '../../../../libs/placement/src/candidates/request.js';
+import type { GenerationStrategy, SearchOptions } from '../../../../libs/placement/src/candidates/request.js';
 import { ConfigError } from '../config.js';
 
 /**
- * Generation stops here unless PLACEMENT_MAX_ALLOCATION_CANDIDATES says otherwise (-1: no cap,
- * upstream's default): schedulers send `limit`, and a wide tree otherwise yields tens of
- * thousands of candidates nobody reads.
+ * No cap unless PLACEMENT_MAX_ALLOCATION_CANDIDATES sets one, as upstream's default (-1): an
+ * operator upgrading from upstream gets every candidate it gave. Wide trees can yield tens of
+ * thousands; upstream suggests a cap (about 100000) with breadth-first generation there.
  */
-export const DEFAULT_MAX_CANDIDATES = 10000;
+export const DEFAULT_MAX_CANDIDATES: number | null = null;
+
+const STRATEGIES: readonly GenerationStrategy[] = ['depth-first', 'breadth-first'];
 
 /** The candidate search's settings, as upstream's [placement] options of the same names. */
 export function candidateSearchOptions(env: NodeJS.ProcessEnv = process.env): SearchOptions {
@@ -25,5 +27,10 @@ export function candidateSearchOptions(env: NodeJS.ProcessEnv = process.env): Se
     }
     maxCandidates = value === -1 ? null : value;
   }
-  return { randomize, maxCandidates };
+  const strategyRaw = env.PLACEMENT_ALLOCATION_CANDIDATES_GENERATION_STRATEGY || 'depth-first';
+  const strategy = STRATEGIES.find((known) => known === strategyRaw);
+  if (!strategy) {
+    throw new ConfigError(`PLACEMENT_ALLOCATION_CANDIDATES_GENERATION_STRATEGY must be depth-first or breadth-first, not "${strategyRaw}"`);
+  }
+  return { randomize, maxCandidates, strategy };
 }

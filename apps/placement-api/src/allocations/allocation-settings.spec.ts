@@ -21,12 +21,3 @@ describe('allocationSettings: upstream\'s [placement] options for claims', () =>
     expect(() => allocationSettings({ PLACEMENT_INCOMPLETE_CONSUMER_PROJECT_ID: 'x'.repeat(256) })).toThrow(/PLACEMENT_INCOMPLETE_CONSUMER_PROJECT_ID/);
   });
 });
-
-describe('loadConfig: the candidate generation strategy', () => {
-  it('is depth-first unless breadth-first is asked for; anything else stops the start', () => {
-    expect(loadConfig({}).candidateGenerationStrategy).toBe('depth-first');
-    expect(loadConfig({ PLACEMENT_ALLOCATION_CANDIDATES_GENERATION_STRATEGY: 'breadth-first' }).candidateGenerationStrategy).toBe('breadth-first');
-    expect(() => loadConfig({ PLACEMENT_ALLOCATION_CANDIDATES_GENERATION_STRATEGY: 'random' })).toThrow(/PLACEMENT_ALLOCATION_CANDIDATES_GENERATION_STRATEGY/);
-  });
-
-});

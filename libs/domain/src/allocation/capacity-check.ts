@@ -24,9 +24,21 @@ function usedByOthers(provider: ActiveProvider, rc: string, claimants: ReadonlyS
 }
 
 /**
+ * A provider already over capacity in a class (reserved or allocation_ratio raised, total lowered
+ * under existing allocations) still takes a claim that leaves that class's usage no higher than
+ * before it: upstream's fix of bug 2104040 (commit 5ac4c70b), so consumers can shrink, move or
+ * change project and other classes instead of being stuck. Usage before counts every consumer,
+ * claimants included; a class nobody used there before is never over capacity "already".
+ */
+function noWorseThanBefore(provider: ActiveProvider, rc: string, after: number): boolean {
+  return after <= (provider.usages[rc] ?? 0);
+}
+
+/**
  * upstream's _check_capacity_exceeded, in its order: unknown classes, providers with none of the
  * named classes, then row by row the missing inventory, min_unit/max_unit/step_size, and capacity
- * counting both this row and every earlier row of the claim on the same provider and class.
+ * counting this row and every earlier row of the claim on the same provider and class (that sum
+ * includes the row, so it alone decides).
  */
 export function checkCapacity(rows: readonly AllocationRow[], facts: CapacityFacts): void {
   const unknown = rows.find((row) => facts.unknownClasses.has(row.resourceClass));
@@ -54,6 +66,7 @@ export function checkCapacity(rows: readonly AllocationRow[], facts: CapacityFac
     }
     const used = usedByOthers(provider, rc, facts.claimants);
     const limit = capacity(inventory);
-    if (used + amount > limit || used + sum > limit) throw invalidInventoryFailure(capacityExceeded(rc, uuid));
+    const after = used + sum;
+    if (after > limit && !noWorseThanBefore(provider, rc, after)) throw invalidInventoryFailure(capacityExceeded(rc, uuid));
   }
 }

@@ -1,3 +1,4 @@
+import { writtenOrder } from '../consumer/allocation-order.js';
 import { ConsumerAllocations, ConsumerEvent } from '../consumer/consumer.events.js';
 import { ConsumerState, evolveConsumer, initialConsumerState } from '../consumer/consumer.state.js';
 import { DomainError } from '../shared/domain-error.js';
@@ -51,7 +52,7 @@ const replaced = (
   allocations: ConsumerAllocations, generation: number, extra: Partial<{ project_id: string; user_id: string; consumer_type: string | null }> = {},
 ): ConsumerEvent => ({
   type: 'ConsumerAllocationsReplaced',
-  data: { allocations, project_id: 'proj', user_id: 'user', consumer_type: null, generation, v: 1, ...extra },
+  data: { allocations, project_id: 'proj', user_id: 'user', consumer_type: null, written_order: writtenOrder(allocations), generation, v: 1, ...extra },
 });
 const removed = (generation: number): ConsumerEvent => ({ type: 'ConsumerRemoved', data: { generation, v: 1 } });
 
@@ -105,9 +106,15 @@ describe('ClaimAllocations: a new consumer', () => {
       .when(claim([part(VM, { [CN]: { VCPU: 1 } }, { projectId: 'p2', userId: 'u2', consumerType: 'INSTANCE', mappings })]))
       .then({
         consumers: { [VM]: [{ type: 'ConsumerAllocationsReplaced', data: {
-          allocations: { [CN]: { VCPU: 1 } }, project_id: 'p2', user_id: 'u2', consumer_type: 'INSTANCE', mappings, generation: 1, v: 1 } }] },
+          allocations: { [CN]: { VCPU: 1 } }, project_id: 'p2', user_id: 'u2', consumer_type: 'INSTANCE', mappings,
+          written_order: [[CN, ['VCPU']]], generation: 1, v: 1 } }] },
         providers: { [CN]: [providerChanged({ [VM]: { VCPU: 1 } }, 2)] },
       });
+  });
+
+  it('records the order the claim listed providers and classes in, which stored (jsonb) data would lose', () => {
+    const decision = decideClaim(claim([part(VM, { [DISK]: { DISK_GB: 10 }, [CN]: { VCPU: 1, DISK_GB: 10 } })]), stateOf({ providers: { [CN]: cn1, [DISK]: disk } }));
+    expect(decision.consumers[VM][0]).toMatchObject({ data: { written_order: [[DISK, ['DISK_GB']], [CN, ['VCPU', 'DISK_GB']]] } });
   });
 
   it('an empty set creates the consumer at generation 0 and touches no provider (upstream keeps that record)', () => {

@@ -1,3 +1,4 @@
+import { writtenOrder } from '../consumer/allocation-order.js';
 import { ConsumerEvent } from '../consumer/consumer.events.js';
 import { checkConsumerGeneration } from '../consumer/consumer-generation.js';
 import { ConsumerState, holdsAnything } from '../consumer/consumer.state.js';
@@ -68,6 +69,7 @@ function consumerEvents(claim: ConsumerClaim, current: ConsumerState, rewritten:
     user_id: claim.userId,
     consumer_type: claim.consumerType ?? existing?.consumerType ?? null,
     ...(claim.mappings ? { mappings: claim.mappings } : {}),
+    written_order: writtenOrder(claim.allocations),
     generation: rewritten ? generation + 1 : generation,
     v: 1 as const,
   };

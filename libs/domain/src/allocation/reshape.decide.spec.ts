@@ -1,3 +1,4 @@
+import { writtenOrder } from '../consumer/allocation-order.js';
 import { ConsumerEvent } from '../consumer/consumer.events.js';
 import { ConsumerState, evolveConsumer, initialConsumerState } from '../consumer/consumer.state.js';
 import { DomainError } from '../shared/domain-error.js';
@@ -19,7 +20,7 @@ const changed = (consumers: Record<string, Record<string, number>>, generation: 
 const created = (uuid: string, parent: string | null = null): ProviderEvent =>
   ({ type: 'ResourceProviderCreated', data: { uuid, name: uuid.slice(0, 2), parent_provider_uuid: parent, generation: 0, v: 1 } });
 const replaced = (allocations: Record<string, Record<string, number>>, generation: number): ConsumerEvent =>
-  ({ type: 'ConsumerAllocationsReplaced', data: { allocations, project_id: 'p', user_id: 'u', consumer_type: null, generation, v: 1 } });
+  ({ type: 'ConsumerAllocationsReplaced', data: { allocations, project_id: 'p', user_id: 'u', consumer_type: null, written_order: writtenOrder(allocations), generation, v: 1 } });
 
 /** A parent with VCPU and DISK_GB, VM holding some of each (parent at generation 2); an empty child at 0. */
 const history = {
@@ -101,8 +102,15 @@ describe('Reshape (POST /reshaper)', () => {
   });
 
   it('checks allocations against the interim inventory', () => {
-    const shrunk = reshape([{ uuid: PARENT, generation: 2, inventories: { VCPU: inv(1), DISK_GB: inv(100) } }], [claim({ [PARENT]: { VCPU: 2 } })]);
-    given(history).when(shrunk).thenThrows('conflict',
+    const grown = reshape([{ uuid: PARENT, generation: 2, inventories: { VCPU: inv(1), DISK_GB: inv(100) } }], [claim({ [PARENT]: { VCPU: 3, DISK_GB: 10 } })]);
+    given(history).when(grown).thenThrows('conflict',
       `Unable to allocate inventory: Unable to create allocation for 'VCPU' on resource provider '${PARENT}'. The requested amount would exceed the capacity.`);
+  });
+
+  it('keeps allocations the shrunk inventory no longer covers, as no worse than before (upstream bug 2104040)', () => {
+    const shrunk = reshape([{ uuid: PARENT, generation: 2, inventories: { VCPU: inv(1), DISK_GB: inv(100) } }], [claim({ [PARENT]: { VCPU: 2, DISK_GB: 10 } })]);
+    expect(given(history).when(shrunk).run().providers[PARENT]).toEqual([
+      set({ VCPU: inv(1), DISK_GB: inv(100) }, 3), changed({ [VM]: { VCPU: 2, DISK_GB: 10 } }, 4), set({ VCPU: inv(1), DISK_GB: inv(100) }, 5),
+    ]);
   });
 });

@@ -3,6 +3,13 @@ import type { StreamImported } from '../import/stream-imported.js';
 /** Provider uuid -> resource class -> units: everything one consumer holds, as one set. */
 export type ConsumerAllocations = Readonly<Record<string, Readonly<Record<string, number>>>>;
 
+/**
+ * The order a claim listed its providers, each with its classes in the order listed: upstream
+ * shows a consumer's allocations in the order they were written, and stored event data (jsonb)
+ * keeps no key order.
+ */
+export type AllocationOrder = ReadonlyArray<readonly [string, readonly string[]]>;
+
 /** Request group suffix -> provider uuids that satisfied it (1.34); kept for the audit trail only. */
 export type Mappings = Readonly<Record<string, readonly string[]>>;
 
@@ -18,6 +25,11 @@ export type ConsumerEvent =
         /** null: a consumer written below 1.38 that never got a type ("unknown"). */
         consumer_type: string | null;
         mappings?: Mappings;
+        /**
+         * Added later, so optional: absent in events written before it (and in imported ones),
+         * which are shown providers by uuid and classes by name (allocation-order.ts).
+         */
+        written_order?: AllocationOrder;
         generation: number;
         /** Set by an import only: when the source last wrote these allocations, ISO 8601 (Last-Modified). */
         occurred_at?: string;

@@ -37,4 +37,11 @@ describe('compareStates', () => {
       'consumer extra: in the target, not in the source',
     ]);
   });
+
+  it('names providers listed in another order', () => {
+    const two = { ...state.consumers[0], allocations: { a: { VCPU: 1 }, b: { VCPU: 1 } } };
+    const swapped = { ...two, allocations: { b: { VCPU: 1 }, a: { VCPU: 1 } } };
+    expect(compareStates({ ...state, consumers: [two] }, { ...state, consumers: [swapped] }))
+      .toEqual(['consumer c: provider order ["a","b"] != ["b","a"]']);
+  });
 });

@@ -67,5 +67,7 @@ const compareConsumer = (a: UpstreamConsumer, b: UpstreamConsumer): [string, unk
   ['consumer type', a.consumerType, b.consumerType],
   ['generation', a.generation, b.generation],
   ['allocations', a.allocations, b.allocations],
+  // The order GET /allocations/{consumer} lists providers in, as upstream wrote them.
+  ['provider order', Object.keys(a.allocations), Object.keys(b.allocations)],
   ['modified', second(a.modifiedAt), second(b.modifiedAt)],
 ];

@@ -1,4 +1,5 @@
 import { consumerStream } from '../consumer/consumer.events.js';
+import { writtenOrder } from '../consumer/allocation-order.js';
 import { providerStream, ProviderHolding } from '../provider/provider.events.js';
 import { resourceClassStream } from '../resource-class/resource-class.decider.js';
 import { traitStream } from '../trait/trait.decider.js';
@@ -52,7 +53,9 @@ export function planImport(state: UpstreamState, origin: ImportOrigin): ImportPl
     type: 'ConsumerAllocationsReplaced',
     data: {
       allocations: consumer.allocations, project_id: consumer.projectId, user_id: consumer.userId,
-      consumer_type: consumer.consumerType, generation: consumer.generation, occurred_at: consumer.modifiedAt, v: 1,
+      consumer_type: consumer.consumerType, generation: consumer.generation, occurred_at: consumer.modifiedAt,
+      // upstream lists a consumer's allocations in row order, which the source's allocations already follow.
+      written_order: writtenOrder(consumer.allocations), v: 1,
     },
   }]));
   const phases = [names, ...providerPhases, consumers].filter((phase) => phase.length > 0);

@@ -29,11 +29,19 @@ export interface CandidateRequest {
   readonly nestedAware: boolean;
 }
 
+/** upstream's allocation_candidates_generation_strategy: the order the viable roots are visited in. */
+export type GenerationStrategy = 'depth-first' | 'breadth-first';
+
 export interface SearchOptions {
   /** upstream's randomize_allocation_candidates. */
   readonly randomize: boolean;
   /** Never generate more than this many candidates (null: no cap), as upstream's max_allocation_candidates. */
   readonly maxCandidates: number | null;
+  /**
+   * depth-first (absent, upstream's default): every candidate of one root before the next root;
+   * breadth-first: one candidate of each root in turn, so a cap or limit reaches every root.
+   */
+  readonly strategy?: GenerationStrategy;
   /**
    * The explain endpoint's full counts: each group's providers and trees counted over the whole
    * deployment, where the search itself looks only at the trees the combination reaches.

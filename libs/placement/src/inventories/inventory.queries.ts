@@ -26,13 +26,15 @@ export class GetProviderInventoriesHandler implements IQueryHandler<GetProviderI
   constructor(@Inject(READ_DB) private readonly db: ReadDb) {}
 
   async execute({ uuid }: GetProviderInventories): Promise<ProviderInventories> {
-    // One statement, so the generation and the records come from the same snapshot.
+    // One statement, so the generation and the records come from the same snapshot. Records in
+    // class id order, as upstream's rows come (standard classes first, then custom ones as created).
     const { rows } = await this.db.query<Joined>(
       `SELECT p.generation, i.resource_class, i.total, i.reserved, i.min_unit, i.max_unit, i.step_size,
               i.allocation_ratio, i.created_at, i.updated_at
          FROM rm_resource_providers p LEFT JOIN rm_inventories i ON i.provider_uuid = p.uuid
+         LEFT JOIN rm_resource_classes rc ON rc.name = i.resource_class
         WHERE p.uuid = $1
-        ORDER BY i.resource_class`,
+        ORDER BY rc.id, i.resource_class`,
       [uuid],
     );
     if (rows.length === 0) {

@@ -58,7 +58,7 @@ async function readRows(q: <Row>(sql: string) => Promise<Row[]>): Promise<Upstre
   }
   const allocated = new Map<string, string | null>();
   for (const row of await q<{ consumer_uuid: string; provider_uuid: string; resource_class: string; used: number; created_at: Date }>(
-    'SELECT consumer_uuid, provider_uuid, resource_class, used, created_at FROM rm_allocations')) {
+    'SELECT consumer_uuid, provider_uuid, resource_class, used, created_at FROM rm_allocations ORDER BY consumer_uuid, position')) {
     const consumer = consumers.get(row.consumer_uuid);
     if (!consumer) continue;
     (consumer.allocations[row.provider_uuid] ??= {})[row.resource_class] = row.used;

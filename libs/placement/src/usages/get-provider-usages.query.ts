@@ -13,7 +13,11 @@ export class GetProviderUsages {
   constructor(readonly uuid: string) {}
 }
 
-/** Every class the provider has inventory of, 0 when nothing is allocated; one statement, one snapshot. */
+/**
+ * Every class the provider has inventory of, 0 when nothing is allocated; one statement, one
+ * snapshot. Classes in id order, as upstream's rows come (standard ones as os-resource-classes
+ * lists them, then custom ones as created).
+ */
 @QueryHandler(GetProviderUsages)
 export class GetProviderUsagesHandler implements IQueryHandler<GetProviderUsages, ProviderUsages> {
   constructor(@Inject(READ_DB) private readonly db: ReadDb) {}
@@ -24,7 +28,9 @@ export class GetProviderUsagesHandler implements IQueryHandler<GetProviderUsages
               (SELECT COALESCE(SUM(a.used), 0) FROM rm_allocations a
                 WHERE a.provider_uuid = i.provider_uuid AND a.resource_class = i.resource_class) AS used
          FROM rm_resource_providers p LEFT JOIN rm_inventories i ON i.provider_uuid = p.uuid
-        WHERE p.uuid = $1`,
+         LEFT JOIN rm_resource_classes rc ON rc.name = i.resource_class
+        WHERE p.uuid = $1
+        ORDER BY rc.id, i.resource_class`,
       [uuid],
     );
     if (rows.length === 0) {

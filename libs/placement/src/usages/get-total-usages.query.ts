@@ -21,7 +21,8 @@ export class GetTotalUsagesHandler implements IQueryHandler<GetTotalUsages, Type
     if (userId !== undefined) where.push(`c.user_id = $${params.push(userId)}`);
     if (scope.only === null) where.push('c.consumer_type IS NULL');
     else if (scope.only !== undefined) where.push(`c.consumer_type = $${params.push(scope.only)}`);
-    // One statement, so the sums and the counts come from the same snapshot.
+    // One statement, so the sums and the counts come from the same snapshot. Classes in id order
+    // (standard classes as os-resource-classes lists them, then custom ones as created), as upstream's rows come.
     const { rows } = await this.db.query<{ consumer_type: string | null; resource_class: string; used: string; consumer_count: string }>(
       `WITH scoped AS (
          SELECT c.consumer_type, a.consumer_uuid, a.resource_class, a.used
@@ -30,8 +31,9 @@ export class GetTotalUsagesHandler implements IQueryHandler<GetTotalUsages, Type
        counts AS (SELECT consumer_type, COUNT(DISTINCT consumer_uuid) AS consumers FROM scoped GROUP BY consumer_type)
        SELECT s.consumer_type, s.resource_class, SUM(s.used) AS used, MAX(n.consumers) AS consumer_count
          FROM scoped s JOIN counts n ON n.consumer_type IS NOT DISTINCT FROM s.consumer_type
+         LEFT JOIN rm_resource_classes rc ON rc.name = s.resource_class
         GROUP BY s.consumer_type, s.resource_class
-        ORDER BY s.consumer_type NULLS FIRST, s.resource_class`,
+        ORDER BY s.consumer_type NULLS FIRST, MIN(rc.id), s.resource_class`,
       params,
     );
     return rows.map((r) => ({

@@ -20,7 +20,10 @@ export class GetConsumerAllocations {
   constructor(readonly consumerUuid: string) {}
 }
 
-/** A consumer that holds nothing (or never existed) has no lines: upstream cannot tell them apart. */
+/**
+ * A consumer that holds nothing (or never existed) has no lines: upstream cannot tell them apart.
+ * Lines come in the order the consumer's last claim wrote them, as upstream's rows come back.
+ */
 @QueryHandler(GetConsumerAllocations)
 export class GetConsumerAllocationsHandler implements IQueryHandler<GetConsumerAllocations, ConsumerAllocationRow[]> {
   constructor(@Inject(READ_DB) private readonly db: ReadDb) {}
@@ -33,7 +36,7 @@ export class GetConsumerAllocationsHandler implements IQueryHandler<GetConsumerA
          JOIN rm_consumers c ON c.uuid = a.consumer_uuid
          JOIN rm_resource_providers p ON p.uuid = a.provider_uuid
         WHERE a.consumer_uuid = $1
-        ORDER BY a.provider_uuid, a.resource_class`,
+        ORDER BY a.position`,
       [consumerUuid],
     );
     return rows;

@@ -21,7 +21,11 @@ export class GetProviderAllocations {
   constructor(readonly providerUuid: string) {}
 }
 
-/** Who holds what on one provider, read in one statement so the generation matches the lines. */
+/**
+ * Who holds what on one provider, read in one statement so the generation matches the lines.
+ * Consumers come in the order they were last written (upstream rewrites a consumer's rows on each
+ * write and reads them back in table order), each consumer's classes as it wrote them.
+ */
 @QueryHandler(GetProviderAllocations)
 export class GetProviderAllocationsHandler implements IQueryHandler<GetProviderAllocations, ProviderAllocations> {
   constructor(@Inject(READ_DB) private readonly db: ReadDb) {}
@@ -33,7 +37,7 @@ export class GetProviderAllocationsHandler implements IQueryHandler<GetProviderA
          LEFT JOIN rm_allocations a ON a.provider_uuid = p.uuid
          LEFT JOIN rm_consumers c ON c.uuid = a.consumer_uuid
         WHERE p.uuid = $1
-        ORDER BY a.consumer_uuid, a.resource_class`,
+        ORDER BY a.created_at, a.consumer_uuid, a.position`,
       [uuid],
     );
     if (rows.length === 0) {

@@ -6,6 +6,7 @@ import { traitsMet } from './multi-provider.js';
 import { GroupChoices } from './group-choices.js';
 import { inSameSubtree } from './same-subtree.js';
 import { Candidate, LevelLayout, PickedCandidate } from './candidate.js';
+import { breadthFirst } from './breadth-first.js';
 
 export type { Allocation, Candidate } from './candidate.js';
 
@@ -22,6 +23,8 @@ export interface CombineOptions {
   /** Below 1.29 on a deployment with trees: no two providers of one tree in a candidate. */
   readonly excludeNested: boolean;
   readonly shuffle: (<T>(items: T[]) => T[]) | null;
+  /** upstream's breadth-first generation strategy: one candidate of each tree in turn. */
+  readonly breadthFirst?: boolean;
 }
 
 const sameOrder = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((level, i) => level === b[i]);
@@ -40,7 +43,11 @@ interface Level {
  * Generation stops at the cap, so `limit` never costs more than the candidates it returns.
  */
 export class Combiner {
-  readonly candidates: Candidate[] = [];
+  private candidates: Candidate[] = [];
+  /** The cap of the run under way: the whole search's, or one tree's when taken breadth-first. */
+  private limit: number | null;
+  /** Candidates only sharing providers made: their identity, for removing repeats across trees. */
+  private readonly keys = new WeakMap<Candidate, string>();
   private readonly levels: Level[] = [];
   private readonly levelsOf: number[][] = [];
   private readonly subtreeGroups: number[][];
@@ -50,7 +57,7 @@ export class Combiner {
   private readonly scratch: ProviderNode[] = [];
   private readonly layout: LevelLayout;
   private readonly isolate: boolean;
-  private readonly seen = new Set<string>();
+  private seen = new Set<string>();
   private visited = 0;
   private pruned = 0;
   // Per-tree search state.
@@ -68,6 +75,7 @@ export class Combiner {
   private readonly rootUse = new Map<ProviderNode, { provider: ProviderNode; count: number }>();
 
   constructor(private readonly plans: readonly GroupPlan[], request: CandidateRequest, private readonly options: CombineOptions) {
+    this.limit = options.cap;
     plans.forEach((plan, index) => {
       const { group, granular } = plan.ctx;
       const parts = plan.multi ? group.resources.map((r) => [r]) : [group.resources];
@@ -87,7 +95,7 @@ export class Combiner {
   }
 
   get full(): boolean {
-    return this.options.cap !== null && this.candidates.length >= this.options.cap;
+    return this.limit !== null && this.candidates.length >= this.limit;
   }
 
   /**
@@ -108,19 +116,38 @@ export class Combiner {
   }
 
   run(explain: Explain): Candidate[] {
-    const oneChoice = this.levels.length === 1 && !(this.plans[0].multi && this.plans[0].ctx.group.requiredTraits.length > 0);
     const shuffle = this.options.shuffle;
     let trees = 0;
-    for (const levels of shuffle ? shuffle([...this.reached()]) : this.reached()) {
-      if (this.full) break;
-      trees++;
-      if (oneChoice) this.single(levels[0][0]);
-      else this.tree(levels);
+    if (this.options.breadthFirst) {
+      const all = shuffle ? shuffle([...this.reached()]) : [...this.reached()];
+      trees = all.length;
+      this.candidates = breadthFirst(all, this.options.cap, (levels, limit) => this.treeAlone(levels, limit), (c) => this.keys.get(c));
+    } else {
+      for (const levels of shuffle ? shuffle([...this.reached()]) : this.reached()) {
+        if (this.full) break;
+        trees++;
+        this.generate(levels);
+      }
     }
     explain.record('trees combined', trees);
     explain.record('combinations tried', this.visited);
     explain.record('combinations pruned', this.pruned);
     explain.record('candidates', this.candidates.length);
+    return this.candidates;
+  }
+
+  private generate(levels: ProviderNode[][][]): void {
+    const oneChoice = this.levels.length === 1 && !(this.plans[0].multi && this.plans[0].ctx.group.requiredTraits.length > 0);
+    if (oneChoice) this.single(levels[0][0]);
+    else this.tree(levels);
+  }
+
+  /** One tree's first candidates, depth-first, as if it were the only tree (repeats are removed later). */
+  private treeAlone(levels: ProviderNode[][][], limit: number | null): Candidate[] {
+    this.candidates = [];
+    this.limit = limit;
+    this.seen = new Set();
+    this.generate(levels);
     return this.candidates;
   }
 
@@ -311,6 +338,7 @@ export class Combiner {
       ]);
       if (this.seen.has(key)) return;
       this.seen.add(key);
+      this.keys.set(candidate, key);
     }
     this.candidates.push(candidate);
   }

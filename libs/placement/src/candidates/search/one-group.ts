@@ -6,10 +6,13 @@ export { OneProviderCandidate } from './candidate.js';
 import { Explain } from './explain.js';
 import { CheckedGroup } from './group-context.js';
 import { groupMatcher } from './group-match.js';
+import { roundRobin } from './round-robin.js';
 
 export interface StreamOptions {
   readonly cap: number | null;
   readonly shuffle: (<T>(items: T[]) => T[]) | null;
+  /** One candidate of each root in turn (upstream's breadth-first strategy); matters only with trees. */
+  readonly byRoot?: boolean;
 }
 
 /**
@@ -26,6 +29,7 @@ export function streamOneGroup(
   const { start, matches } = groupMatcher(index, checked);
   const anchored = (node: ProviderNode) => !allowed || allowed.has(node.root)
     || (node.traits.has(SHARES_VIA_AGGREGATE) && sharing.of(node).some((anchor) => allowed.has(anchor)));
+  if (options.byRoot) return byRoot(index, checked, anchored, options, explain);
   let examined = 0;
   for (const node of options.shuffle ? options.shuffle([...start]) : start) {
     if (options.cap !== null && candidates.length >= options.cap) break;
@@ -33,6 +37,31 @@ export function streamOneGroup(
     if (!matches(node) || !anchored(node)) continue;
     candidates.push(new OneProviderCandidate(node, resources, suffix));
   }
+  explain.record(`${label}: providers examined`, examined);
+  explain.record('candidates', candidates.length);
+  return candidates;
+}
+
+/**
+ * Breadth-first over trees: every provider is walked (a root's providers need not come
+ * together), each root keeps at most `cap` candidates, and the roots give one in turn, in the
+ * order the walk first met them.
+ */
+function byRoot(
+  index: ProviderIndex, checked: CheckedGroup, anchored: (node: ProviderNode) => boolean, options: StreamOptions, explain: Explain,
+): OneProviderCandidate[] {
+  const { label, group: { suffix, resources } } = checked;
+  const { start, matches } = groupMatcher(index, checked);
+  const roots = new Map<ProviderNode, OneProviderCandidate[]>();
+  let examined = 0;
+  for (const node of options.shuffle ? options.shuffle([...start]) : start) {
+    examined++;
+    if (!matches(node) || !anchored(node)) continue;
+    let found = roots.get(node.root);
+    if (!found) roots.set(node.root, (found = []));
+    if (options.cap === null || found.length < options.cap) found.push(new OneProviderCandidate(node, resources, suffix));
+  }
+  const candidates = roundRobin([...roots.values()]).slice(0, options.cap ?? undefined);
   explain.record(`${label}: providers examined`, examined);
   explain.record('candidates', candidates.length);
   return candidates;

@@ -56,6 +56,7 @@ export function searchCandidates(index: ProviderIndex, names: NameCatalog, reque
   const cap = caps.length > 0 ? Math.min(...caps) : null;
   const shuffle = options.randomize ? shuffler(options.random ?? Math.random) : null;
   const wholeTrees = request.nestedAware || !index.hasTrees;
+  const breadthFirst = options.strategy === 'breadth-first';
   const answer = (candidates: readonly Candidate[], summarized?: ProviderNode[]): CandidateResult => {
     const summaries = summarized ?? summaryProviders(index, candidates, wholeTrees);
     explain.record('providers summarized', summaries.length);
@@ -64,7 +65,7 @@ export function searchCandidates(index: ProviderIndex, names: NameCatalog, reque
   if (request.groups.length === 1 && (isGranular(request.groups[0]) || !spreads)) {
     const checked = checkGroup(index, names, request.groups[0], explain);
     if (!checked) return nothing;
-    const streamed = streamOneGroup(index, checked, allowed, sharing, { cap, shuffle }, explain);
+    const streamed = streamOneGroup(index, checked, allowed, sharing, { cap, shuffle, byRoot: breadthFirst && index.hasTrees }, explain);
     // Without trees every provider is its own tree, and each streamed candidate has its own provider.
     return answer(streamed, index.hasTrees || !resourceful(checked.group) ? undefined : streamed.map((c) => c.provider));
   }
@@ -89,6 +90,8 @@ export function searchCandidates(index: ProviderIndex, names: NameCatalog, reque
     plans.push({ ctx: checked, choices, multi });
   }
   if (plans.length === 0) return nothing;
-  const combiner = new Combiner(plans, request, { cap, excludeNested: !request.nestedAware && index.hasTrees, shuffle });
+  const combiner = new Combiner(plans, request, {
+    cap, excludeNested: !request.nestedAware && index.hasTrees, shuffle, breadthFirst,
+  });
   return answer(combiner.run(explain));
 }

@@ -13,7 +13,7 @@ export function replayAllocationEvent(memory: ReadModelMemory, event: ReplayEven
         projectId: data.project_id, userId: data.user_id, consumerType: data.consumer_type ?? null,
         generation: data.generation, createdAt, updatedAt: at,
       });
-      memory.holdings.set(uuid, { allocations: data.allocations, at });
+      memory.holdings.set(uuid, { allocations: data.allocations, order: data.written_order, at });
       return;
     }
     case 'ConsumerRemoved': {

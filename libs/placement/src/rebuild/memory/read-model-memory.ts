@@ -1,4 +1,5 @@
 import { FIRST_CUSTOM_RESOURCE_CLASS_ID, Inventory } from '../../../../domain/src/index.js';
+import type { AllocationOrder } from '../../../../domain/src/consumer/index.js';
 
 /** The slice of a log event the in-memory replays read. */
 export interface ReplayEvent {
@@ -36,6 +37,8 @@ export interface ConsumerRow {
 /** Rows of one consumer: every row of a write shares the write's time. */
 export interface ConsumerHoldings {
   readonly allocations: Readonly<Record<string, Readonly<Record<string, number>>>>;
+  /** The event's written_order (absent in older events): the rows' positions. */
+  readonly order?: AllocationOrder;
   readonly at: Date;
 }
 

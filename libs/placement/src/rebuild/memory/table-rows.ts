@@ -1,4 +1,5 @@
 import { STANDARD_RESOURCE_CLASSES, STANDARD_TRAITS } from '../../../../domain/src/index.js';
+import { orderedLines } from '../../../../domain/src/consumer/index.js';
 import { ReadModelMemory } from './read-model-memory.js';
 
 /** One table's rows, each an array in `columns` order. */
@@ -31,10 +32,10 @@ export function memoryTables(memory: ReadModelMemory): TableRows[] {
   for (const [uuid, c] of memory.consumers) {
     consumers.push([uuid, c.projectId, c.userId, c.consumerType, c.generation, c.createdAt, c.updatedAt]);
   }
-  for (const [consumer, { allocations: byProvider, at }] of memory.holdings) {
-    for (const [provider, resources] of Object.entries(byProvider)) {
-      for (const [rc, used] of Object.entries(resources)) allocations.push([consumer, provider, rc, used, at, at]);
-    }
+  for (const [consumer, { allocations: byProvider, order, at }] of memory.holdings) {
+    orderedLines(byProvider, order).forEach(({ provider, resourceClass, used }, position) => {
+      allocations.push([consumer, provider, resourceClass, used, at, at, position]);
+    });
   }
   const classes = [...memory.customClasses].map(([name, c]) => [name, c.id, true, c.createdAt, c.updatedAt]);
   const customTraits = [...memory.customTraits].map(([name, at]) => [name, true, at, null]);
@@ -46,7 +47,7 @@ export function memoryTables(memory: ReadModelMemory): TableRows[] {
     { table: 'rm_resource_classes', columns: ['name', 'id', 'custom', 'created_at', 'updated_at'], rows: classes },
     { table: 'rm_traits', columns: ['name', 'custom', 'created_at', 'updated_at'], rows: customTraits },
     { table: 'rm_consumers', columns: ['uuid', 'project_id', 'user_id', 'consumer_type', 'generation', 'created_at', 'updated_at'], rows: consumers },
-    { table: 'rm_allocations', columns: ['consumer_uuid', 'provider_uuid', 'resource_class', 'used', 'created_at', 'updated_at'], rows: allocations },
+    { table: 'rm_allocations', columns: ['consumer_uuid', 'provider_uuid', 'resource_class', 'used', 'created_at', 'updated_at', 'position'], rows: allocations },
   ];
 }
 
