@@ -37,9 +37,15 @@ export async function compareServers(left: PlacementClient, right: PlacementClie
   const asked: Asked[] = (options.versions ?? PROOF_VERSIONS).flatMap((version) => paths.map((path) => ({ version, path })));
   const result = { requests: 0, differences: [] as string[], tolerated: [] as string[], lastModified: [] as string[] };
   await inParallel(asked, options.concurrency ?? 4, async (one) => {
-    const [a, b] = await Promise.all([left.get(one.path, one.version), right.get(one.path, one.version)]);
-    result.requests += 2;
     const where = `${one.version} GET ${label(one.path)}`;
+    let a: PlacementReply, b: PlacementReply;
+    try {
+      [a, b] = await Promise.all([left.get(one.path, one.version), right.get(one.path, one.version)]);
+    } catch (error) {
+      result.differences.push(`${where}: no answer (${error instanceof Error ? error.message : String(error)})`);
+      return;
+    }
+    result.requests += 2;
     const found = await differences(one, a, b, left, right);
     if (found.length === 0) {
       notedLastModified(one, a, b, where, result.lastModified);

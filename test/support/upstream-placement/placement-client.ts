@@ -11,7 +11,7 @@ export interface PlacementReply {
  * role admin), a microversion per call, JSON bodies. Works against upstream and ours alike.
  */
 export class PlacementClient {
-  constructor(readonly baseUrl: string, private readonly token = 'admin') {}
+  constructor(readonly baseUrl: string, private readonly token = 'admin', private readonly timeoutMs = 30_000) {}
 
   async call(method: string, path: string, version: string, body?: unknown): Promise<PlacementReply> {
     const headers: Record<string, string> = {
@@ -20,7 +20,10 @@ export class PlacementClient {
       'openstack-api-version': `placement ${version}`,
     };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const response = await fetch(`${this.baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    // A hung server must fail the comparison, not stall it for undici's 300 s.
+    const response = await fetch(`${this.baseUrl}${path}`, {
+      method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(this.timeoutMs),
+    });
     const text = await response.text();
     let parsed: unknown = undefined;
     if (text) {

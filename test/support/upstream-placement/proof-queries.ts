@@ -45,7 +45,7 @@ export const CANDIDATE_QUERIES: readonly string[] = [
   'resources=CUSTOM_PROOF_BW:500',
   'resources=VCPU:1&limit=2',
   'resources1=VCPU:1&resources2=SRIOV_NET_VF:1&group_policy=isolate',
-  'resources1=VCPU:1&required1=HW_NUMA_ROOT&resources2=CUSTOM_PROOF_BW:100&same_subtree=_1,_2&group_policy=none',
+  'resources1=VCPU:1&required1=HW_NUMA_ROOT&resources2=CUSTOM_PROOF_BW:100&same_subtree=1,2&group_policy=none',
   'resources=DISK_GB:1&resources_GPU=VGPU:1&required_GPU=CUSTOM_PROOF_GOLD&group_policy=none',
   'resources=VCPU:1&root_required=CUSTOM_PROOF_FAST',
   'resources=VCPU:1&root_required=!CUSTOM_PROOF_FAST',
