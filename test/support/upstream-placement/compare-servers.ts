@@ -17,6 +17,8 @@ export interface Comparison {
   /** `1.28 GET /allocations/<inst1>: $.allocations.<cn2>.resources.VCPU: 2 != 4` */
   readonly differences: string[];
   readonly tolerated: string[];
+  /** Same status, title and code, another wording of `errors[].detail`: reported, not state. */
+  readonly errorTexts: string[];
   /** Last-Modified of GET /resource_providers/{uuid} at 1.15+: reported, never a failure. */
   readonly lastModified: string[];
 }
@@ -35,7 +37,7 @@ export interface CompareOptions {
 export async function compareServers(left: PlacementClient, right: PlacementClient, state: ProofState, options: CompareOptions = {}): Promise<Comparison> {
   const paths = await pathsToAsk(left, right, state);
   const asked: Asked[] = (options.versions ?? PROOF_VERSIONS).flatMap((version) => paths.map((path) => ({ version, path })));
-  const result = { requests: 0, differences: [] as string[], tolerated: [] as string[], lastModified: [] as string[] };
+  const result = { requests: 0, differences: [] as string[], tolerated: [] as string[], errorTexts: [] as string[], lastModified: [] as string[] };
   await inParallel(asked, options.concurrency ?? 4, async (one) => {
     const where = `${one.version} GET ${label(one.path)}`;
     let a: PlacementReply, b: PlacementReply;
@@ -52,9 +54,13 @@ export async function compareServers(left: PlacementClient, right: PlacementClie
       return;
     }
     const why = options.tolerate?.(one, a, b);
-    for (const line of found) (why ? result.tolerated : result.differences).push(`${where}: ${line}${why ? ` (tolerated: ${why})` : ''}`);
+    for (const line of found) {
+      if (why) result.tolerated.push(`${where}: ${line} (tolerated: ${why})`);
+      else if (/^\$\.errors\[\d+\]\.detail: /.test(line)) result.errorTexts.push(`${where}: ${line}`);
+      else result.differences.push(`${where}: ${line}`);
+    }
   });
-  for (const list of [result.differences, result.tolerated, result.lastModified]) list.sort(byVersionThenText);
+  for (const list of [result.differences, result.tolerated, result.errorTexts, result.lastModified]) list.sort(byVersionThenText);
   return result;
 }
 

@@ -13,8 +13,15 @@ import { canonical } from './json-diff.js';
 export function normalize(path: string, body: any): any {
   if (!isObject(body)) return body;
   const out: any = structuredClone(body);
-  // The request id is per request by design.
-  if (Array.isArray(out.errors)) for (const error of out.errors) if (isObject(error)) delete error.request_id;
+  // The request id is per request by design; a detail's line breaks and indentation are Python's
+  // pprint of a JSON schema upstream, which no client parses.
+  if (Array.isArray(out.errors)) {
+    for (const error of out.errors) {
+      if (!isObject(error)) continue;
+      delete error.request_id;
+      if (typeof error.detail === 'string') error.detail = error.detail.replace(/\s+/g, ' ').trim();
+    }
+  }
   const route = path.split('?')[0];
   if (Array.isArray(out.resource_providers)) out.resource_providers.sort(by((rp: any) => rp.uuid));
   if (Array.isArray(out.traits)) out.traits.sort();
