@@ -4,6 +4,7 @@ import { migrationCommands, runAdmin } from '../support/upstream-placement/admin
 import { Comparison, compareServers } from '../support/upstream-placement/compare-servers.js';
 import { upstreamKnownDifferences } from '../support/upstream-placement/known-differences.js';
 import { PlacementClient } from '../support/upstream-placement/placement-client.js';
+import { applyWriteProbes } from '../support/upstream-placement/proof-writes.js';
 import { buildProofFixture, CONSUMER, PROJECT, PROOF_STATE, RP, USER } from '../support/upstream-placement/proof-fixture.js';
 import {
   createUpstreamDatabase, mariadbAvailability, startUpstream, UpstreamDatabase, UpstreamDatabaseKind, UpstreamServer, upstreamAvailability,
@@ -122,6 +123,12 @@ for (const kind of ['mariadb', 'postgresql'] as UpstreamDatabaseKind[]) {
       const claimed = await api.call('PUT', `/allocations/${CONSUMER.inst2}`, '1.28', allocation(consumerGeneration));
       expect({ status: claimed.status, body: claimed.body }).toMatchObject({ status: 204 });
       expect((await api.must('GET', `/allocations/${CONSUMER.inst2}`, '1.28')).consumer_generation).toBe(consumerGeneration + 1);
+    });
+
+    withImport(importTitle('answers writes that hang on state no GET shows as upstream does (forgotten consumers, names, classes and traits in use)'), async () => {
+      // Upstream is retired by now: asking it the same writes costs nothing and names the expected outcome.
+      const expected = await applyWriteProbes(new PlacementClient(restarted!.url));
+      expect(await applyWriteProbes(new PlacementClient(ours!.url))).toEqual(expected);
     });
 
     withImport(importTitle('exports our state into a fresh upstream schema, and upstream answers every GET as ours does'), async () => {
