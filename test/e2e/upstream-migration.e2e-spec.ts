@@ -35,7 +35,8 @@ const importTitle = (title: string) => (migration.ok ? title : `${title} (skippe
 function report(what: string, comparison: Comparison): void {
   const lines = [
     `${what}: ${comparison.requests} requests, ${comparison.differences.length} differences, ${comparison.tolerated.length} tolerated, `
-      + `${comparison.errorTexts.length} error wordings, ${comparison.lastModified.length} Last-Modified`,
+      + `${comparison.errorTexts.length} error wordings, ${comparison.lastModified.length} Last-Modified, ${comparison.retried.length} asked twice`,
+    ...comparison.retried.map((line) => `  asked twice: ${line}`),
     ...comparison.tolerated.slice(0, 5).map((line) => `  tolerated: ${line.slice(0, 300)}`),
     ...comparison.errorTexts.slice(0, 5).map((line) => `  error wording: ${line.slice(0, 300)}`),
     ...comparison.lastModified.slice(0, 5).map((line) => `  ${line}`),

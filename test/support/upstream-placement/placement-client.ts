@@ -11,7 +11,7 @@ export interface PlacementReply {
  * role admin), a microversion per call, JSON bodies. Works against upstream and ours alike.
  */
 export class PlacementClient {
-  constructor(readonly baseUrl: string, private readonly token = 'admin', private readonly timeoutMs = 30_000) {}
+  constructor(readonly baseUrl: string, private readonly token = 'admin', private readonly timeoutMs = 15_000) {}
 
   async call(method: string, path: string, version: string, body?: unknown): Promise<PlacementReply> {
     const headers: Record<string, string> = {
