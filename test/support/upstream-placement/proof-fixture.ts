@@ -204,7 +204,8 @@ export async function buildProofFixture(api: PlacementClient): Promise<ProofStat
     consumer_generation: null, ...owner(PROJECT.beta, USER.u1, 'INSTANCE'),
   });
   await create(RP.cn3nic, 'proof-cn3-nic', RP.cn3);
-  await api.must('POST', '/reshaper', '1.38', {
+  // At 1.30, the reshaper's first version: no consumer_type in the body, so the consumer keeps INSTANCE.
+  await api.must('POST', '/reshaper', '1.30', {
     inventories: {
       [RP.cn3]: { resource_provider_generation: await generation(RP.cn3), inventories: { VCPU: { total: 8 } } },
       [RP.cn3nic]: { resource_provider_generation: await generation(RP.cn3nic), inventories: { CUSTOM_PROOF_BW: { total: 4000, step_size: 100 } } },
@@ -212,7 +213,7 @@ export async function buildProofFixture(api: PlacementClient): Promise<ProofStat
     allocations: {
       [CONSUMER.resh1]: {
         allocations: { [RP.cn3]: { resources: { VCPU: 2 } }, [RP.cn3nic]: { resources: { CUSTOM_PROOF_BW: 1000 } } },
-        consumer_generation: await consumerGeneration(CONSUMER.resh1), ...owner(PROJECT.beta, USER.u1, 'INSTANCE'),
+        consumer_generation: await consumerGeneration(CONSUMER.resh1), ...owner(PROJECT.beta, USER.u1),
       },
     },
   });
