@@ -1,6 +1,6 @@
 import { createTestDatabase, TestDatabase } from '../support/database.js';
 import { ServerProcess, startServerProcess } from '../support/server-process.js';
-import { migrationCommands, runAdmin } from '../support/upstream-placement/admin-command.js';
+import { runAdmin } from '../support/upstream-placement/admin-command.js';
 import { Comparison, compareServers } from '../support/upstream-placement/compare-servers.js';
 import { upstreamKnownDifferences } from '../support/upstream-placement/known-differences.js';
 import { PlacementClient } from '../support/upstream-placement/placement-client.js';
@@ -18,18 +18,13 @@ import {
  * the switch must be able to write with them.
  *
  * Where upstream cannot run the whole file skips, saying why (PLACEMENT_E2E_UPSTREAM=off skips);
- * without MariaDB only its half does. Until the admin CLI has `import` and `export`, only the
- * harness's self-check runs.
+ * without MariaDB only its half does.
  */
 jest.setTimeout(240_000);
 
 const upstream = upstreamAvailability();
-const migration = migrationCommands();
 if (!upstream.ok) process.stderr.write(`upstream-migration.e2e-spec: upstream Placement unavailable, suite skipped: ${upstream.reason}\n`);
-if (!migration.ok) process.stderr.write(`upstream-migration.e2e-spec: import/export skipped: ${migration.reason}\n`);
 
-const withImport = migration.ok ? it : it.skip;
-const importTitle = (title: string) => (migration.ok ? title : `${title} (skipped: ${migration.reason})`);
 
 /** Differences fail the test; the rest is printed so that a run shows what was tolerated and why. */
 function report(what: string, comparison: Comparison): void {
@@ -107,7 +102,7 @@ for (const kind of ['mariadb', 'postgresql'] as UpstreamDatabaseKind[]) {
       }
     });
 
-    withImport(importTitle('imports upstream\'s database, verifies it, and our server answers every GET as upstream does'), async () => {
+    it('imports upstream\'s database, verifies it, and our server answers every GET as upstream does', async () => {
       ourDb = await createTestDatabase('pl_proof');
       const imported = await runAdmin(['import', '--from', upstreamDb.url], ourDb.url);
       expect({ code: imported.code, output: imported.output }).toMatchObject({ code: 0 });
@@ -122,7 +117,7 @@ for (const kind of ['mariadb', 'postgresql'] as UpstreamDatabaseKind[]) {
       expect(comparison.differences).toEqual([]);
     });
 
-    withImport(importTitle('accepts writes made with the provider and consumer generations read from upstream before the switch'), async () => {
+    it('accepts writes made with the provider and consumer generations read from upstream before the switch', async () => {
       const api = new PlacementClient(ours!.url);
       const inventories = (await api.must('GET', `/resource_providers/${RP.cn2}/inventories`, '1.26')).inventories;
       const body = (generation: number) => ({
@@ -144,13 +139,13 @@ for (const kind of ['mariadb', 'postgresql'] as UpstreamDatabaseKind[]) {
       expect((await api.must('GET', `/allocations/${CONSUMER.inst2}`, '1.28')).consumer_generation).toBe(consumerGeneration + 1);
     });
 
-    withImport(importTitle('answers writes that hang on state no GET shows as upstream does (forgotten consumers, names, classes and traits in use)'), async () => {
+    it('answers writes that hang on state no GET shows as upstream does (forgotten consumers, names, classes and traits in use)', async () => {
       // Upstream is retired by now: asking it the same writes costs nothing and names the expected outcome.
       const expected = await applyWriteProbes(new PlacementClient(restarted!.url));
       expect(await applyWriteProbes(new PlacementClient(ours!.url))).toEqual(expected);
     });
 
-    withImport(importTitle('exports our state into a fresh upstream schema, and upstream answers every GET as ours does'), async () => {
+    it('exports our state into a fresh upstream schema, and upstream answers every GET as ours does', async () => {
       // Upstream syncs its schema (and standard classes and traits) on first start: that is the target.
       exportDb = await createUpstreamDatabase(kind);
       await (await startUpstream(exportDb.url)).stop();

@@ -1,5 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { SERVER_ENTRY } from '../server-process.js';
 
 /** The built admin CLI next to the built server (`npm run build`, or TEST_SERVER_ENTRY's build). */
@@ -32,15 +31,3 @@ export function runAdmin(args: readonly string[], databaseUrl: string, timeoutMs
  * Whether the built admin CLI knows `import` and `export` yet (they are being written on another
  * branch): the part of the proof that needs them skips, saying so, until they do.
  */
-export function migrationCommands(): { readonly ok: true } | { readonly ok: false; readonly reason: string } {
-  if (!existsSync(ADMIN_ENTRY)) return { ok: false, reason: `${ADMIN_ENTRY} is not built (npm run build)` };
-  for (const command of ['import', 'export']) {
-    const run = spawnSync(process.execPath, [ADMIN_ENTRY, command, '--help'], { encoding: 'utf8', timeout: 60_000 });
-    const said = `${run.stdout ?? ''}${run.stderr ?? ''}`;
-    if (run.error) return { ok: false, reason: `${ADMIN_ENTRY} did not run (${run.error.message})` };
-    if (run.status !== 0 || /unknown (command|option)/i.test(said)) {
-      return { ok: false, reason: `the built placement-admin has no \`${command}\` yet (\`${command} --help\` said: ${said.trim().split('\n')[0] || `exit ${run.status}`})` };
-    }
-  }
-  return { ok: true };
-}
