@@ -42,6 +42,8 @@ export interface AppConfig {
    * allocation_candidates_generation_strategy: the order in which candidates visit root providers.
    */
   readonly candidateGenerationStrategy: GenerationStrategy;
+  /** PLACEMENT_METRICS_BY_AGGREGATE: the capacity series at /metrics also carry an `aggregate` label. */
+  readonly metricsByAggregate: boolean;
 }
 
 export const GENERATION_STRATEGIES = ['depth-first', 'breadth-first'] as const;
@@ -218,5 +220,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     workers: int(env, 'PLACEMENT_WORKERS', 1, 1, 256),
     allocations: allocationSettings(env),
     candidateGenerationStrategy: generationStrategy(env),
+    metricsByAggregate: bool(env, 'PLACEMENT_METRICS_BY_AGGREGATE', false),
   };
 }
