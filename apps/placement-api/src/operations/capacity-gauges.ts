@@ -1,4 +1,4 @@
-import { Gauge, Registry } from 'prom-client';
+import { Counter, Gauge, Registry } from 'prom-client';
 import type { CapacityFigures, CapacitySample, ProjectUsageSample } from '../../../../libs/placement/src/capacity-metrics/index.js';
 
 /** What one scrape reads: the capacity series from the index and the usage per project. */
@@ -20,8 +20,14 @@ const FIGURES: readonly [keyof CapacityFigures, string][] = [
  * scrape and share one snapshot, so their figures agree with each other.
  */
 export function registerCapacityGauges(registry: Registry, byAggregate: boolean, read: () => Promise<CapacitySnapshot>): void {
+  // A database outage must not take the whole scrape down with it: the request and append
+  // metrics matter most then. The capacity series are left out of that scrape instead.
+  const guarded = () => read().catch((): CapacitySnapshot => {
+    failures.inc();
+    return { capacity: [], projects: [] };
+  });
   let pending: Promise<CapacitySnapshot> | null = null;
-  const snapshot = () => (pending ??= read().finally(() => (pending = null)));
+  const snapshot = () => (pending ??= guarded().finally(() => (pending = null)));
   const labelNames = byAggregate ? ['resource_class', 'aggregate'] : ['resource_class'];
   for (const [figure, help] of FIGURES) {
     new Gauge({
@@ -42,6 +48,16 @@ export function registerCapacityGauges(registry: Registry, byAggregate: boolean,
       const { projects } = await snapshot();
       this.reset();
       for (const sample of projects) this.set(sample.labels, sample.used);
+    },
+  });
+  // Registered after the gauges, whose collects have started this scrape's snapshot by now: it
+  // waits for that, so a failure shows in the very scrape that left the series out.
+  const failures = new Counter({
+    name: 'placement_capacity_scrape_failures_total',
+    help: 'Scrapes whose capacity and project usage series could not be computed (the database did not answer); they were left out',
+    registers: [registry],
+    async collect() {
+      await pending;
     },
   });
 }
