@@ -109,7 +109,7 @@ describe('PATCH /ledger/allocations/{consumer}: a merge patch claimed as PUT cla
   it('refuses a malformed patch with 400 in upstream shape, and changes nothing', async () => {
     const consumer = await vm();
     const bodies: unknown[] = [
-      '[1, 2]', '"text"', '{not json', { allocations: {} },
+      '', '[1, 2]', '"text"', '{not json', { allocations: {} }, { consumer_generation: 1, allocations: null },
       { consumer_generation: '1' }, { consumer_generation: null }, { consumer_generation: 1, colour: 'red' },
       { consumer_generation: 1, allocations: { [compute]: { resources: { VCPU: 0 } } } },
       { consumer_generation: 1, allocations: { [compute]: { resources: { VCPU: 'two' } } } },
