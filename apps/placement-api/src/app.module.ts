@@ -21,6 +21,7 @@ import { UsageOverTimeModule } from './usage-over-time/usage-over-time.module.js
 import { RootController } from './root/root.controller.js';
 import { Operations } from './operations/operations.js';
 import { OperationsModule } from './operations/operations.module.js';
+import { CapacityMetricsModule } from './operations/capacity-metrics.module.js';
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
@@ -39,6 +40,7 @@ export class AppModule {
         LedgerExplainModule,
         UsageOverTimeModule,
         AllocationCandidatesModule,
+        CapacityMetricsModule.forApp(config.metricsByAggregate),
       ],
       controllers: [RootController],
       providers: [

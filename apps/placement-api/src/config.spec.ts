@@ -24,6 +24,12 @@ describe('configuration', () => {
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
     expect(() => loadConfig({ PLACEMENT_AUTH_STRATEGY: 'ldap' })).toThrow(/PLACEMENT_AUTH_STRATEGY/);
   });
+
+  it('labels the capacity metrics by aggregate only when asked', () => {
+    expect(loadConfig({}).metricsByAggregate).toBe(false);
+    expect(loadConfig({ PLACEMENT_METRICS_BY_AGGREGATE: 'true' }).metricsByAggregate).toBe(true);
+    expect(() => loadConfig({ PLACEMENT_METRICS_BY_AGGREGATE: 'sometimes' })).toThrow(/PLACEMENT_METRICS_BY_AGGREGATE/);
+  });
 });
 
 describe('configuration: where the event log lives', () => {

@@ -39,6 +39,8 @@ export interface AppConfig {
   readonly allocations: AllocationSettings;
   // The candidate search's own settings (max candidates, generation strategy) are read and
   // checked by allocation-candidates/candidate-settings.ts.
+  /** PLACEMENT_METRICS_BY_AGGREGATE: the capacity series at /metrics also carry an `aggregate` label. */
+  readonly metricsByAggregate: boolean;
 }
 
 export interface ProjectionsConfig {
@@ -203,5 +205,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     projections: projections(env, eventStore(env).kind),
     workers: int(env, 'PLACEMENT_WORKERS', 1, 1, 256),
     allocations: allocationSettings(env),
+    metricsByAggregate: bool(env, 'PLACEMENT_METRICS_BY_AGGREGATE', false),
   };
 }

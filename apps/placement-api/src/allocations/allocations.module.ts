@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { ALLOCATION_PROVIDERS, CLAIM_ATTEMPTS } from '../../../../libs/placement/src/allocations/index.js';
 import type { AllocationSettings } from './allocation-settings.js';
 import { AllocationsController } from './allocations.controller.js';
+import { AllocationsPatchController } from './allocations-patch.controller.js';
 import { INCOMPLETE_OWNERS } from './allocations.module-tokens.js';
 
 /** The allocations family (claims): its controller, the claim runner and its command and query handlers. */
@@ -11,7 +12,7 @@ export class AllocationsModule {
   static withSettings(settings: AllocationSettings): DynamicModule {
     return {
       module: AllocationsModule,
-      controllers: [AllocationsController],
+      controllers: [AllocationsController, AllocationsPatchController],
       providers: [
         ...ALLOCATION_PROVIDERS,
         { provide: CLAIM_ATTEMPTS, useValue: settings.conflictRetryCount },

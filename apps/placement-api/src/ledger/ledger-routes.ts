@@ -45,5 +45,16 @@ export const LEDGER_ROUTES: readonly ExtraRoute[] = [
   asOf('/ledger/as-of/resource_providers/{uuid}/usages', "A provider's usages", 'the usages'),
   asOf('/ledger/as-of/resource_providers/{uuid}/allocations', "A provider's allocations", 'the allocations'),
   asOf('/ledger/as-of/allocations/{consumer_uuid}', "A consumer's allocations", 'the allocations'),
+  {
+    method: 'patch', path: '/ledger/allocations/{consumer_uuid}', tag,
+    summary: "Change part of an existing consumer's allocations with an RFC 7396 merge patch of the document GET /allocations/{consumer_uuid} shows "
+      + '(consumer_generation required; null removes a class or a provider); claimed exactly as PUT /allocations/{consumer_uuid}',
+    body: ['application/merge-patch+json', 'the merge patch'],
+    responses: {
+      204: json('the merged allocations are claimed'), 400: json('a malformed patch, or a claim PUT would refuse with 400'),
+      403: json('placement:allocations:update denies the caller'), 404: json('no such consumer: a patch never creates one'),
+      409: json('consumer generation mismatch (placement.concurrent_update) or not enough capacity'), 415: json('not application/merge-patch+json'),
+    },
+  },
   asOf('/ledger/as-of/usages', 'A project\'s usages (?project_id=&user_id=&consumer_type=)', 'the usages by consumer type'),
 ];

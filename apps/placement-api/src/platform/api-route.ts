@@ -12,8 +12,8 @@ export interface ApiRouteOptions {
   readonly belowStatus?: 404 | 405;
   /** GETs: refuse an Accept header that excludes application/json (406). */
   readonly produces?: boolean;
-  /** PUT/POST: require an application/json body (415 otherwise). */
-  readonly consumes?: boolean;
+  /** PUT/POST: require an application/json body (415 otherwise); a string names another media type (PATCH's merge patch). */
+  readonly consumes?: boolean | string;
 }
 
 const API_ROUTE = 'placement:api-route';
@@ -46,9 +46,10 @@ export class ApiRouteGuard implements CanActivate {
       throw new PlacementError(406, 'Only application/json is provided');
     }
     if (options.consumes) {
+      const wanted = typeof options.consumes === 'string' ? options.consumes : 'application/json';
       const type = String(request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-      if (type !== 'application/json') {
-        throw new PlacementError(415, `The media type ${type || 'None'} is not supported, use application/json`);
+      if (type !== wanted) {
+        throw new PlacementError(415, `The media type ${type || 'None'} is not supported, use ${wanted}`);
       }
     }
     return true;

@@ -1,4 +1,5 @@
 import type { ClaimForm, ConsumerClaim, ReshapedInventory } from '../../../domain/src/allocation/index.js';
+import type { AllocationsPatch } from '../../../domain/src/allocation-patch/index.js';
 import { Caller } from '../shared/caller.js';
 
 /** PUT /allocations/{consumer} ('consumer') or POST /allocations ('batch'): replace each consumer's whole set. */
@@ -14,4 +15,9 @@ export class DeleteAllocations {
 /** POST /reshaper: new inventories and the allocations that move with them, in one claim. */
 export class ReshapeProviders {
   constructor(readonly inventories: readonly ReshapedInventory[], readonly claims: readonly ConsumerClaim[], readonly caller: Caller) {}
+}
+
+/** PATCH /ledger/allocations/{consumer}: a merge patch of the consumer's allocations, claimed as the merged whole. */
+export class PatchAllocations {
+  constructor(readonly consumerUuid: string, readonly patch: AllocationsPatch, readonly caller: Caller) {}
 }

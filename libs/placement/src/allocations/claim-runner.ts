@@ -17,6 +17,8 @@ export interface ClaimPlan {
   decide(state: ClaimState): Promise<ClaimDecision> | ClaimDecision;
   /** How the endpoint words running out of attempts (upstream's prefix for ConcurrentUpdateDetected). */
   readonly racePrefix?: string;
+  /** Added to every event's metadata, beside who asked: how the claim was asked for (e.g. a merge patch). */
+  readonly metadata?: Readonly<Record<string, string>>;
 }
 
 const RACE_PREFIX = 'Inventory and/or allocations changed while attempting to allocate: ';
@@ -52,7 +54,7 @@ export class ClaimRunner {
   }
 
   private async decideAndAppend(plan: ClaimPlan, caller: Caller): Promise<void> {
-    const metadata = metadataOf(caller);
+    const metadata = { ...metadataOf(caller), ...plan.metadata };
     try {
       await this.writer.execute(async () => {
         const consumers = await this.loadAll(plan.consumers, consumerStream, (s) =>

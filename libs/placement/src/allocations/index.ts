@@ -1,14 +1,16 @@
 export * from './allocation.commands.js';
 export * from './claim-runner.js';
 export * from './allocation-command.handlers.js';
+export * from './patch-allocations.handler.js';
 export * from './queries/get-consumer-allocations.query.js';
 export * from './queries/get-provider-allocations.query.js';
 import { DeleteAllocationsHandler, ReshapeProvidersHandler, WriteAllocationsHandler } from './allocation-command.handlers.js';
 import { ClaimRunner } from './claim-runner.js';
+import { PatchAllocationsHandler } from './patch-allocations.handler.js';
 import { GetConsumerAllocationsHandler } from './queries/get-consumer-allocations.query.js';
 import { GetProviderAllocationsHandler } from './queries/get-provider-allocations.query.js';
 
 /** Everything the allocations family registers with Nest: the runner and its command and query handlers. */
 export const ALLOCATION_PROVIDERS = [
-  ClaimRunner, WriteAllocationsHandler, DeleteAllocationsHandler, ReshapeProvidersHandler, GetConsumerAllocationsHandler, GetProviderAllocationsHandler,
+  ClaimRunner, WriteAllocationsHandler, DeleteAllocationsHandler, ReshapeProvidersHandler, PatchAllocationsHandler, GetConsumerAllocationsHandler, GetProviderAllocationsHandler,
 ];

@@ -28,4 +28,10 @@ describe('ledger events', () => {
     const shown = presentLedgerEvent(toLedgerEvent({ ...row, type: 'TraitCreated', data: { name: 'CUSTOM_X', v: 1 }, metadata: null }));
     expect(shown).toMatchObject({ generation: null, request_id: null, user_id: null, project_id: null, roles: [] });
   });
+
+  it('say how a write was asked for when the metadata records it (a merge patch)', () => {
+    const shown = presentLedgerEvent(toLedgerEvent({ ...row, metadata: { ...row.metadata, operation: 'merge-patch' } }));
+    expect(shown.operation).toBe('merge-patch');
+    expect(presentLedgerEvent(toLedgerEvent(row))).not.toHaveProperty('operation');
+  });
 });

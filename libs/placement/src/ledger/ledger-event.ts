@@ -34,7 +34,7 @@ export function toLedgerEvent(row: Record<string, any>): LedgerEvent {
  * (null for streams without one: classes and traits) and who asked for it.
  */
 export function presentLedgerEvent(event: LedgerEvent) {
-  const { requestId, userId, projectId, roles } = event.metadata;
+  const { requestId, userId, projectId, roles, operation } = event.metadata;
   const generation = event.data.generation;
   return {
     position: positionToken(event.position),
@@ -48,6 +48,8 @@ export function presentLedgerEvent(event: LedgerEvent) {
     user_id: userId ?? null,
     project_id: projectId ?? null,
     roles: roles ?? [],
+    // Only where a write was asked for otherwise than its event type says (a merge patch claims as a PUT).
+    ...(typeof operation === 'string' ? { operation } : {}),
   };
 }
 

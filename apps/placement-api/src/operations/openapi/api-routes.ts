@@ -79,7 +79,7 @@ export const UPSTREAM_ROUTES: readonly DocumentedRoute[] = [
 
 /** Routes this service adds outside upstream's URL space; no microversion applies to them. */
 export interface ExtraRoute {
-  readonly method: 'get';
+  readonly method: 'get' | 'patch';
   readonly path: string;
   readonly tag: string;
   readonly summary: string;
@@ -87,6 +87,8 @@ export interface ExtraRoute {
   readonly responses: Readonly<Record<number, readonly [string, string]>>;
   /** Probes and scrapes need no X-Auth-Token. */
   readonly unauthenticated?: true;
+  /** The body a write takes: [content type, description]. */
+  readonly body?: readonly [string, string];
 }
 
 export const EXTRA_ROUTES: readonly ExtraRoute[] = [

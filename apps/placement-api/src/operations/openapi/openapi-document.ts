@@ -44,6 +44,7 @@ function extraOperation(route: ExtraRoute): Json {
     operationId: operationId(route.method, route.path),
     tags: [route.tag],
     summary: route.summary,
+    ...(route.body ? { requestBody: { required: true, description: route.body[1], content: { [route.body[0]]: { schema: { type: 'object' } } } } } : {}),
     responses: Object.fromEntries(Object.entries(route.responses).map(([status, [type, description]]) => [
       status, { description, content: { [type]: { schema: type === 'text/plain' ? { type: 'string' } : { type: 'object' } } } },
     ])),

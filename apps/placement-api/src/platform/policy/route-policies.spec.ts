@@ -54,8 +54,10 @@ describe('the route -> rule table', () => {
     const publicRoutes = ['GET /', 'GET /healthz', 'GET /readyz', 'GET /metrics', 'GET /openapi.json', 'GET /ledger/dashboard'];
     expect(routes.filter(([, policy]) => policy === null).map(([route]) => route)).toEqual(publicRoutes);
     expect(routes.filter(([, policy]) => policy && !registered.has(policy.rule))).toEqual([]);
-    // Routes under /ledger/ are ours, not upstream's; their rules are checked in src/ledger/ledger-policy.spec.ts.
-    const ours = routes.filter(([route, policy]) => route.startsWith('GET /ledger/') && policy !== null);
+    // Routes under /ledger/ are ours, not upstream's; their rules are checked in src/ledger/ledger-policy.spec.ts,
+    // but for the merge patch of allocations, which writes as PUT /allocations/{consumer} does, under its rule.
+    expect(policyForRoute('PATCH', '/ledger/allocations/:consumer_uuid')?.rule).toBe('placement:allocations:update');
+    const ours = routes.filter(([route, policy]) => / \/ledger\//.test(route) && policy !== null);
     expect(routes).toHaveLength(publicRoutes.length + Object.values(DOCUMENTED_OPERATIONS).flat().length + ours.length);
   });
 

@@ -86,6 +86,9 @@ export const ROUTE_POLICIES: Readonly<Record<string, RoutePolicy | null>> = {
   'GET /ledger/as-of/usages': { rule: 'placement:ledger:read' },
   'GET /ledger/explain/allocation_candidates': { rule: 'placement:ledger:read' },
 
+  // Ours: a merge patch of a consumer's allocations writes what PUT /allocations/{consumer} writes, under its rule.
+  'PATCH /ledger/allocations/:consumer_uuid': { rule: 'placement:allocations:update' },
+
   // Ours: usage over time. Judged against the project asked about, as GET /usages, so an
   // operator may narrow the rule to a project's own readers. The dashboard page holds no data
   // and a browser opens it without a token; its calls to /ledger/usage carry one.

@@ -1,0 +1,63 @@
+import { Counter, Gauge, Registry } from 'prom-client';
+import type { CapacityFigures, CapacitySample, ProjectUsageSample } from '../../../../libs/placement/src/capacity-metrics/index.js';
+
+/** What one scrape reads: the capacity series from the index and the usage per project. */
+export interface CapacitySnapshot {
+  readonly capacity: readonly CapacitySample[];
+  readonly projects: readonly ProjectUsageSample[];
+}
+
+const FIGURES: readonly [keyof CapacityFigures, string][] = [
+  ['total', 'Inventory total, summed over providers (GET /resource_providers/{uuid}/inventories)'],
+  ['reserved', 'Inventory reserved, summed over providers'],
+  ['capacity', 'Allocatable units, (total - reserved) x allocation_ratio truncated per provider as upstream, summed over providers'],
+  ['used', 'Units allocated, summed over providers (GET /resource_providers/{uuid}/usages)'],
+];
+
+/**
+ * Registers placement_inventory_{total,reserved,capacity,used} and placement_project_usage,
+ * computed when Prometheus scrapes. The five gauges' collects start in the same tick of one
+ * scrape and share one snapshot, so their figures agree with each other.
+ */
+export function registerCapacityGauges(registry: Registry, byAggregate: boolean, read: () => Promise<CapacitySnapshot>): void {
+  // A database outage must not take the whole scrape down with it: the request and append
+  // metrics matter most then. The capacity series are left out of that scrape instead.
+  const guarded = () => read().catch((): CapacitySnapshot => {
+    failures.inc();
+    return { capacity: [], projects: [] };
+  });
+  let pending: Promise<CapacitySnapshot> | null = null;
+  const snapshot = () => (pending ??= guarded().finally(() => (pending = null)));
+  const labelNames = byAggregate ? ['resource_class', 'aggregate'] : ['resource_class'];
+  for (const [figure, help] of FIGURES) {
+    new Gauge({
+      name: `placement_inventory_${figure}`, help, labelNames, registers: [registry],
+      async collect() {
+        const { capacity } = await snapshot();
+        // Start afresh each scrape, so a class or aggregate that went away stops being reported.
+        this.reset();
+        for (const sample of capacity) this.set(sample.labels, sample.figures[figure]);
+      },
+    });
+  }
+  new Gauge({
+    name: 'placement_project_usage',
+    help: "Units a project's consumers hold, by class, summed over providers (GET /usages?project_id=)",
+    labelNames: ['project_id', 'resource_class'], registers: [registry],
+    async collect() {
+      const { projects } = await snapshot();
+      this.reset();
+      for (const sample of projects) this.set(sample.labels, sample.used);
+    },
+  });
+  // Registered after the gauges, whose collects have started this scrape's snapshot by now: it
+  // waits for that, so a failure shows in the very scrape that left the series out.
+  const failures = new Counter({
+    name: 'placement_capacity_scrape_failures_total',
+    help: 'Scrapes whose capacity and project usage series could not be computed (the database did not answer); they were left out',
+    registers: [registry],
+    async collect() {
+      await pending;
+    },
+  });
+}

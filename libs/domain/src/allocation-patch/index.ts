@@ -1,0 +1,2 @@
+export * from './merge-patch.js';
+export * from './allocations-patch.js';
