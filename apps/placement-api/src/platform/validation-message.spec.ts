@@ -28,9 +28,18 @@ describe('validation messages in python-jsonschema form', () => {
   it('reports missing, unexpected, mistyped and out-of-range values as upstream', () => {
     expect(messageFor('{}')).toContain("'name' is a required property");
     expect(messageFor('{"name": "a", "x": 1}')).toContain("Additional properties are not allowed ('x' was unexpected)");
+    // Every extra at once, sorted, as jsonschema words it (ajv stops at the first).
+    expect(messageFor('{"zz": 1, "name": "a", "b": 2}')).toContain("Additional properties are not allowed ('b', 'zz' were unexpected)");
     expect(messageFor('{"name": 5}')).toContain("5 is not of type 'string'");
     expect(messageFor('{"name": "a", "total": 0}')).toContain('0 is less than the minimum of 1');
     expect(messageFor('{"name": "a", "uuid": "nope"}')).toContain("Failed validating 'format'");
+  });
+
+  it('names every property no pattern admits, sorted', () => {
+    const schema = { type: 'object', patternProperties: { '^resources[0-9]*$': { type: 'string' } }, additionalProperties: false };
+    let detail = '';
+    try { extractJson('{"resources_GPU": "x", "required_GPU": "y", "resources": "z"}', schema); } catch (error) { detail = (error as { detail: string }).detail; }
+    expect(detail).toContain("'required_GPU', 'resources_GPU' do not match any of the regexes: '^resources[0-9]*$'");
   });
 
   it('answers malformed JSON separately', () => {

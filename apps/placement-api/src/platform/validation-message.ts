@@ -13,6 +13,15 @@ function subscripts(segments: string[]): string {
   return segments.map((s) => (/^\d+$/.test(s) ? `[${s}]` : `[${pyRepr(s)}]`)).join('');
 }
 
+/** The instance's properties neither `properties` nor `patternProperties` admit, sorted by code point as Python sorts. */
+function extraProperties(value: unknown, schema: any, reported: string): string[] {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return [reported];
+  const known = schema?.properties ?? {};
+  const patterns = Object.keys(schema?.patternProperties ?? {}).map((pattern) => new RegExp(pattern, 'u'));
+  const extras = Object.keys(value).filter((key) => !(key in known) && !patterns.some((pattern) => pattern.test(key)));
+  return extras.length > 0 ? extras.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)) : [reported];
+}
+
 /** The first line of python-jsonschema's message for one failure. */
 function headline(error: ErrorObject, value: unknown, schema: any): string {
   const p = error.params as Record<string, any>;
@@ -24,10 +33,13 @@ function headline(error: ErrorObject, value: unknown, schema: any): string {
     case 'required': return `${pyRepr(p.missingProperty)} is a required property`;
     case 'additionalProperties': {
       const patterns = schema?.patternProperties ? Object.keys(schema.patternProperties) : [];
+      // jsonschema names every extra property at once, sorted; ajv reports them one by one.
+      const extras = extraProperties(value, schema, p.additionalProperty);
+      const names = extras.map((name) => pyRepr(name)).join(', ');
       if (patterns.length > 0) {
-        return `${pyRepr(p.additionalProperty)} does not match any of the regexes: ${patterns.map((p) => pyRepr(p)).join(', ')}`;
+        return `${names} ${extras.length === 1 ? 'does' : 'do'} not match any of the regexes: ${patterns.map((p) => pyRepr(p)).join(', ')}`;
       }
-      return `Additional properties are not allowed (${pyRepr(p.additionalProperty)} was unexpected)`;
+      return `Additional properties are not allowed (${names} ${extras.length === 1 ? 'was' : 'were'} unexpected)`;
     }
     case 'pattern': return `${pyRepr(value)} does not match ${pyRepr(p.pattern)}`;
     case 'maxLength': case 'maxItems': return `${pyRepr(value)} is too long`;
