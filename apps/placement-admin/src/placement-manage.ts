@@ -1,15 +1,7 @@
 #!/usr/bin/env node
 import 'reflect-metadata';
+import { runCommand } from './run-command.js';
 import { runManage } from './upstream/manage-cli.js';
 
 // Upstream's `placement-manage` (db sync, db version, db online_data_migrations), for deployment tools.
-runManage(process.argv.slice(2), process.env, {
-  out: (line) => process.stdout.write(`${line}\n`),
-  err: (line) => process.stderr.write(`${line}\n`),
-}).then(
-  (code) => { process.exitCode = code; },
-  (error) => {
-    process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
-    process.exitCode = 1;
-  },
-);
+runCommand(runManage, 1);

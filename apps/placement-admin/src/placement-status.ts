@@ -1,15 +1,7 @@
 #!/usr/bin/env node
 import 'reflect-metadata';
+import { runCommand } from './run-command.js';
 import { runStatus } from './upstream/status-cli.js';
 
-// Upstream's `placement-status upgrade check`, with oslo.upgradecheck's table and exit codes.
-runStatus(process.argv.slice(2), process.env, {
-  out: (line) => process.stdout.write(`${line}\n`),
-  err: (line) => process.stderr.write(`${line}\n`),
-}).then(
-  (code) => { process.exitCode = code; },
-  (error) => {
-    process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
-    process.exitCode = 255;
-  },
-);
+// Upstream's `placement-status upgrade check`, with oslo.upgradecheck's table and exit codes (255: it could not run).
+runCommand(runStatus, 255);
