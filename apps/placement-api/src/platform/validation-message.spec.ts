@@ -30,6 +30,8 @@ describe('validation messages in python-jsonschema form', () => {
     expect(messageFor('{"name": "a", "x": 1}')).toContain("Additional properties are not allowed ('x' was unexpected)");
     // Every extra at once, sorted, as jsonschema words it (ajv stops at the first).
     expect(messageFor('{"zz": 1, "name": "a", "b": 2}')).toContain("Additional properties are not allowed ('b', 'zz' were unexpected)");
+    // pprint sorts the instance's keys too.
+    expect(messageFor('{"zz": 1, "name": "a", "b": 2}')).toContain("On instance:\n    {'b': 2, 'name': 'a', 'zz': 1}");
     expect(messageFor('{"name": 5}')).toContain("5 is not of type 'string'");
     expect(messageFor('{"name": "a", "total": 0}')).toContain('0 is less than the minimum of 1');
     expect(messageFor('{"name": "a", "uuid": "nope"}')).toContain("Failed validating 'format'");

@@ -57,7 +57,7 @@ function headline(error: ErrorObject, value: unknown, schema: any): string {
   }
 }
 
-/** python-jsonschema's str(ValidationError): the message, the failing schema part, the instance. */
+/** python-jsonschema's str(ValidationError): the message, the failing schema part, the instance (both pprint'ed, so keys sorted). */
 export function validationMessage(error: ErrorObject, data: unknown, rootSchema: unknown): string {
   const schemaSegments = error.schemaPath.replace(/^#\/?/, '').split('/').filter(Boolean).slice(0, -1)
     .map((s) => decodeURIComponent(s.replace(/~1/g, '/').replace(/~0/g, '~')));
@@ -65,5 +65,5 @@ export function validationMessage(error: ErrorObject, data: unknown, rootSchema:
   const value = at(data, error.instancePath);
   const instanceSegments = error.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   const shownSchema = subschema;
-  return `${headline(error, value, subschema)}\n\nFailed validating ${pyRepr(error.keyword)} in schema${subscripts(schemaSegments)}:\n    ${pyRepr(shownSchema, true)}\n\nOn instance${subscripts(instanceSegments)}:\n    ${pyRepr(value)}`;
+  return `${headline(error, value, subschema)}\n\nFailed validating ${pyRepr(error.keyword)} in schema${subscripts(schemaSegments)}:\n    ${pyRepr(shownSchema, true)}\n\nOn instance${subscripts(instanceSegments)}:\n    ${pyRepr(value, true)}`;
 }
