@@ -1,28 +1,26 @@
 import { DynamicModule, Inject, Injectable, Module, OnModuleInit } from '@nestjs/common';
 import { CandidateIndexService } from '../../../../libs/placement/src/candidates/candidate-index.service.js';
 import { capacitySeries, indexedProviders, projectUsage } from '../../../../libs/placement/src/capacity-metrics/index.js';
-import { READ_DB, ReadDb } from '../../../../libs/placement/src/shared/read-db.js';
 import { AllocationCandidatesModule } from '../allocation-candidates/allocation-candidates.module.js';
 import { registerCapacityGauges } from './capacity-gauges.js';
 import { PlacementMetrics } from './metrics.js';
 
 const BY_AGGREGATE = Symbol('METRICS_BY_AGGREGATE');
 
-/** Feeds the capacity gauges from the candidate index (caught up with the log first) and the read models. */
+/** Feeds the capacity gauges from the candidate index, caught up with the log first. */
 @Injectable()
 class CapacityMetrics implements OnModuleInit {
   constructor(
     private readonly metrics: PlacementMetrics,
     private readonly candidates: CandidateIndexService,
-    @Inject(READ_DB) private readonly db: ReadDb,
     @Inject(BY_AGGREGATE) private readonly byAggregate: boolean,
   ) {}
 
   onModuleInit(): void {
     registerCapacityGauges(this.metrics.registry, this.byAggregate, async () => {
       // current() reads only the log's tail, so a scrape shows every write acknowledged before it.
-      const [{ index }, projects] = await Promise.all([this.candidates.current(), projectUsage(this.db)]);
-      return { capacity: capacitySeries(indexedProviders(index), this.byAggregate), projects };
+      const { index, projects } = await this.candidates.current();
+      return { capacity: capacitySeries(indexedProviders(index), this.byAggregate), projects: projectUsage(projects) };
     });
   }
 }

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { EVENT_STORE, EventStore, LogPosition, PostgresEventStore, RecordedEvent, START } from '../../../event-store/src/index.js';
 import { READ_DB, ReadDb } from '../shared/read-db.js';
 import { applyEvent } from './index/apply-event.js';
+import { ProjectTally } from './index/project-tally.js';
 import { NameCatalog } from './index/name-catalog.js';
 import { ProviderIndex } from './index/provider-index.js';
 import { Horizon, readHorizon, readTail } from './log-horizon.js';
@@ -13,6 +14,8 @@ const MAX_WAIT_MS = 2000;
 export interface CandidateView {
   readonly index: ProviderIndex;
   readonly names: NameCatalog;
+  /** Usage per project, for GET /metrics. */
+  readonly projects: ProjectTally;
 }
 
 /**
@@ -21,7 +24,7 @@ export interface CandidateView {
  */
 @Injectable()
 export class CandidateIndexService implements OnModuleInit {
-  private readonly view: CandidateView = { index: new ProviderIndex(), names: new NameCatalog() };
+  private readonly view: CandidateView = { index: new ProviderIndex(), names: new NameCatalog(), projects: new ProjectTally() };
   private position: LogPosition = START;
   /** Every transaction with a smaller id has been applied. */
   private covered = 0n;
@@ -91,7 +94,7 @@ export class CandidateIndexService implements OnModuleInit {
   private async readAllOf(read: (from: LogPosition) => Promise<RecordedEvent[]>): Promise<void> {
     for (;;) {
       const batch = await read(this.position);
-      for (const event of batch) applyEvent(this.view.index, this.view.names, event);
+      for (const event of batch) applyEvent(this.view.index, this.view.names, event, this.view.projects);
       if (batch.length > 0) this.position = batch[batch.length - 1].position;
       if (batch.length < BATCH) return;
     }

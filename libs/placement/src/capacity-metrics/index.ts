@@ -1,3 +1,3 @@
 export * from './capacity-series.js';
 export * from './index-providers.js';
-export * from './project-usage.query.js';
+export * from './project-usage.js';

@@ -8,6 +8,7 @@ import { READ_DB, ReadDb } from '../../shared/read-db.js';
 import { CandidateIndexService, CandidateView } from '../candidate-index.service.js';
 import { CANDIDATE_SEARCH_OPTIONS } from '../get-allocation-candidates.query.js';
 import { applyEvent } from '../index/apply-event.js';
+import { ProjectTally } from '../index/project-tally.js';
 import { NameCatalog } from '../index/name-catalog.js';
 import { ProviderIndex } from '../index/provider-index.js';
 import { CandidateRequest, SearchOptions } from '../request.js';
@@ -37,7 +38,8 @@ export class ExplainAllocationCandidatesHandler implements IQueryHandler<Explain
   }
 
   private async indexAsOf(asOf: AsOf): Promise<CandidateView> {
-    const view = { index: new ProviderIndex(), names: new NameCatalog() };
+    // Explain needs no usage per project: consumer events are skipped.
+    const view = { index: new ProviderIndex(), names: new NameCatalog(), projects: new ProjectTally() };
     let from: LogPosition = START;
     for (;;) {
       const params: unknown[] = [from.commit.toString(), from.prepare.toString(), BATCH];

@@ -1,18 +1,26 @@
 import type { RecordedEvent } from '../../../../event-store/src/index.js';
 import { evolveProvider, initialProviderState, ProviderEvent } from '../../../../domain/src/index.js';
+import { ProjectTally } from './project-tally.js';
 import { NameCatalog } from './name-catalog.js';
 import { ProviderIndex } from './provider-index.js';
 
 const PROVIDER = 'provider-';
 const RESOURCE_CLASS = 'resource-class-';
 const TRAIT = 'trait-';
+const CONSUMER = 'consumer-';
 
 /**
  * Folds one logged event into the candidate index. Provider events go through the domain's
  * own evolveProvider, so every event type it learns (allocations included) is seen here too.
  */
-export function applyEvent(index: ProviderIndex, names: NameCatalog, event: RecordedEvent<any>): void {
+export function applyEvent(index: ProviderIndex, names: NameCatalog, event: RecordedEvent<any>, projects?: ProjectTally): void {
   const { stream, type, data } = event;
+  if (stream.startsWith(CONSUMER)) {
+    if (!projects) return;
+    if (type === 'ConsumerAllocationsReplaced') projects.set(stream.slice(CONSUMER.length), data.project_id, data.allocations);
+    else if (type === 'ConsumerRemoved') projects.delete(stream.slice(CONSUMER.length));
+    return;
+  }
   if (stream.startsWith(PROVIDER)) {
     const uuid = stream.slice(PROVIDER.length);
     const before = index.stateOf(uuid) ?? initialProviderState();
