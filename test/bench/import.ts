@@ -7,7 +7,7 @@ import { EXPORT_COLUMNS, exportRows } from '../../libs/placement/src/upstream-db
 import { parseSourceUrl } from '../../libs/placement/src/upstream-db/source-url.js';
 import { openTargetTransaction } from '../../libs/placement/src/upstream-db/target-connection.js';
 import { ADMIN_URL } from '../support/database.js';
-import { createUpstreamDatabase, Dialect } from '../support/upstream-database.js';
+import { createUpstreamShapedDatabase, Dialect } from '../support/upstream-database.js';
 
 /**
  * npm run bench:import [-- --source mysql|postgresql] [--providers N] [--consumers N]
@@ -86,7 +86,7 @@ async function main() {
   const args = parseArgs(process.argv.slice(2));
   console.log(`bench:import: building an upstream ${args.source} database: ${args.providers} providers, ${args.consumers} consumers`);
   const state = nestedCloud(args.providers, args.consumers);
-  const source = await createUpstreamDatabase(args.source);
+  const source = await createUpstreamShapedDatabase(args.source);
   const targetName = `pl_bench_import_${randomUUID().replace(/-/g, '').slice(0, 8)}`;
   const admin = new Client({ connectionString: ADMIN_URL });
   await admin.connect();

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { createConnection } from 'mysql2/promise';
 import { Client } from 'pg';
 import { ADMIN_URL } from './database.js';
@@ -7,6 +8,16 @@ import { ADMIN_URL } from './database.js';
 export const MYSQL_ADMIN = { socketPath: process.env.TEST_MYSQL_SOCKET ?? '/run/mysqld/mysqld.sock', user: 'root' };
 
 export type Dialect = 'mysql' | 'postgresql';
+
+/**
+ * Whether the MariaDB/MySQL tests can run here: its socket exists. A developer's machine without
+ * MariaDB skips them, saying so; CI (CI=true), whose .ci/run installs and starts MariaDB, runs them
+ * regardless, so a MariaDB that went missing there fails instead of skipping.
+ */
+export function mysqlAvailability(): { ok: true } | { ok: false; reason: string } {
+  if (process.env.CI === 'true' || existsSync(MYSQL_ADMIN.socketPath)) return { ok: true };
+  return { ok: false, reason: `no MariaDB/MySQL socket at ${MYSQL_ADMIN.socketPath} (TEST_MYSQL_SOCKET)` };
+}
 
 export interface UpstreamDatabase {
   /** As upstream's placement.conf writes it: mysql+pymysql://... or postgresql+psycopg2://... */
@@ -52,7 +63,7 @@ function upstreamDdl(dialect: Dialect, revision: string): string[] {
 }
 
 /** A throw-away database with upstream's schema at `revision` (default: Placement 8.0's). */
-export async function createUpstreamDatabase(dialect: Dialect, revision = '422ece571366'): Promise<UpstreamDatabase> {
+export async function createUpstreamShapedDatabase(dialect: Dialect, revision = '422ece571366'): Promise<UpstreamDatabase> {
   const name = `up_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
   const database = dialect === 'mysql' ? await mysqlDatabase(name) : await postgresDatabase(name);
   for (const statement of upstreamDdl(dialect, revision)) await database.query(statement);
