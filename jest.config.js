@@ -9,6 +9,9 @@ const shared = {
   testTimeout: 60_000,
 };
 module.exports = {
+  // A PostgreSQL for the tests: the local one, else an embedded one (test/setup/test-database-server.js).
+  globalSetup: '<rootDir>/test/setup/global-setup.js',
+  globalTeardown: '<rootDir>/test/setup/global-teardown.js',
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/**/*.spec.ts'], testPathIgnorePatterns: ['/node_modules/', '/dist/'] },
     { ...shared, displayName: 'integration', testMatch: ['<rootDir>/**/*.int-spec.ts'], testPathIgnorePatterns: ['/node_modules/', '/dist/'] },

@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { redact } from './source-url.js';
 import { runAdmin } from '../../../../apps/placement-admin/src/cli.js';
 import { createTestDatabase, TestDatabase } from '../../../../test/support/database.js';
 import { createUpstreamShapedDatabase, Dialect, mysqlAvailability, UpstreamDatabase } from '../../../../test/support/upstream-database.js';
@@ -112,7 +113,7 @@ describe.each<Dialect>(dialects)('placement-admin import from upstream on %s', (
       "SELECT stream_id, type, data FROM es_events WHERE revision = 0 ORDER BY position");
     expect(first).toHaveLength(9);
     for (const event of first) {
-      expect(event).toMatchObject({ type: 'StreamImported', data: { source: source.url, source_revision: '422ece571366', v: 1 } });
+      expect(event).toMatchObject({ type: 'StreamImported', data: { source: redact(source.url), source_revision: '422ece571366', v: 1 } });
     }
   });
 
