@@ -90,6 +90,11 @@ describe('hostile input against the built server', () => {
     await refused(400, 'GET / HTTP/1.1\r\nhost: x\r\nbad header: x\r\n\r\n');
     await refused(431, `GET / HTTP/1.1\r\nhost: x\r\nx-big: ${'a'.repeat(20_000)}\r\n\r\n`);
     await refused(405, 'CONNECT example.org:443 HTTP/1.1\r\nhost: example.org\r\n\r\n');
+    // A parse error in the in-flight request's own body is that request's answer, at once.
+    for (const encoding of ['chunked', 'gzip']) {
+      await refused(400, requestBytes('POST', '/resource_providers', '{"name": "x"}', { 'transfer-encoding': encoding, 'content-length': '' })
+        .toString().replace('content-length: \r\n', ''));
+    }
   });
 
   it('reads a body over 1 MiB away before its 413, so the client gets the answer, not a broken pipe', async () => {

@@ -26,7 +26,7 @@ export function installHttpPipeline(fastify: FastifyInstance, config: AppConfig)
     const state = requestState(request);
     state.requestId = `req-${randomUUID()}`;
     reply.header('x-openstack-request-id', state.requestId);
-    trackAnswer(request.raw.socket, reply.raw);
+    trackAnswer(request.raw.socket, request.raw, reply.raw);
     // Probes and scrapes: no token, no microversion (operations/operations-paths.ts).
     if (isOperationsPath(request.url)) return undefined;
     if (config.cors && handleCors(config.cors, request, reply)) return reply;
