@@ -104,4 +104,14 @@ describe('hostile input against the built server', () => {
     expect(answers.map((a) => a.status)).toEqual([413]);
     expect(isUpstreamError(answers[0], true)).toBe(true);
   });
+
+  it('does the same for a chunked body that outgrows 1 MiB while it is read', async () => {
+    const chunk = 'a'.repeat(64 * 1024);
+    const chunked = `${Array.from({ length: 48 }, () => `${chunk.length.toString(16)}\r\n${chunk}\r\n`).join('')}0\r\n\r\n`;
+    const head = requestBytes('POST', '/resource_providers', undefined, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
+    const { answers, error } = await rawExchange(server.url, Buffer.concat([head, Buffer.from(chunked)]), 10_000);
+    expect(error).toBeUndefined();
+    expect(answers.map((a) => a.status)).toEqual([413]);
+    expect(isUpstreamError(answers[0], true)).toBe(true);
+  });
 });

@@ -20,9 +20,13 @@ export class PlacementExceptionFilter implements ExceptionFilter {
     const request = host.switchToHttp().getRequest<FastifyRequest>();
     const reply = host.switchToHttp().getResponse<FastifyReply>();
     const error = this.toPlacementError(exception, request);
-    // A chunked body that outgrew the limit while being read: read the rest away before answering.
-    if (error.status === 413) void discardBody(request.raw).then(() => sendError(request, reply.header('connection', 'close'), error));
-    else sendError(request, reply, error);
+    // A chunked body that outgrew the limit while Fastify read it: read the rest away before answering
+    // (a declared length over the limit was read away before parsing, in the pipeline).
+    if ((exception as { code?: unknown })?.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      void discardBody(request.raw).then(() => sendError(request, reply.header('connection', 'close'), error));
+    } else {
+      sendError(request, reply, error);
+    }
   }
 
   private toPlacementError(exception: unknown, request: FastifyRequest): PlacementError {
