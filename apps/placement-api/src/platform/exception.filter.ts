@@ -41,6 +41,8 @@ export class PlacementExceptionFilter implements ExceptionFilter {
       return new PlacementError(404, '');
     }
     if (exception instanceof HttpException) return new PlacementError(exception.getStatus(), exception.message);
+    // The client hung up mid-body (Node's "aborted", ECONNRESET): nobody to answer, and no database failure.
+    if (request.raw.destroyed && (exception as Error)?.message === 'aborted') return new PlacementError(400, 'The client closed the connection.');
     const database = databaseFailure(exception);
     if (database) {
       if (database.status === 503) this.logger.warn(`database unavailable: ${exception instanceof Error ? exception.message : String(exception)}`);
