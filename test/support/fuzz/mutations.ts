@@ -143,8 +143,11 @@ export function toBytes(request: RequestParts): Buffer {
   const query = request.query.map(([k, v]) => `${k}=${v}`).join('&');
   const target = `/${request.segments.join('/')}${query ? `?${query}` : ''}`;
   let body = request.body ? ('raw' in request.body ? request.body.raw : Buffer.from(JSON.stringify(request.body.json))) : undefined;
-  // A chunked request with no body still ends: otherwise the server rightly waits for it (408 after 30 s).
-  if (!body && request.headers.some(([n, v]) => n === 'transfer-encoding' && v.includes('chunked'))) body = Buffer.from('0\r\n\r\n');
+  // A request must be complete, or the server rightly waits for the rest (408 after 30 s): a chunked one
+  // with no body still ends, and a declared length a later mutation outgrew is met with spaces.
+  if (!body?.length && request.headers.some(([n, v]) => n === 'transfer-encoding' && v.includes('chunked'))) body = Buffer.from('0\r\n\r\n');
+  const declared = Number(request.headers.find(([n]) => n === 'content-length')?.[1]);
+  if (body && Number.isInteger(declared) && declared > body.length) body = Buffer.concat([body, Buffer.alloc(declared - body.length, ' ')]);
   const headers: Array<[string, string]> = [['host', 'placement'], ['connection', 'close'], ...request.headers];
   if (body && !request.noContentType && !request.headers.some(([n]) => n === 'content-type')) headers.push(['content-type', 'application/json']);
   if (body && !request.headers.some(([n]) => n === 'content-length' || n === 'transfer-encoding')) headers.push(['content-length', String(body.length)]);
