@@ -5,6 +5,9 @@ import { AppModule } from './app.module.js';
 import { AppConfig } from './config.js';
 import { placementClientError } from './platform/client-error.js';
 import { installHttpPipeline } from './platform/http-pipeline.js';
+import { applyServerLimits, fastifyLimitOptions } from './platform/connection-limits.js';
+import { refuseConnect } from './platform/connect-method.js';
+import { placementFrameworkError } from './platform/framework-errors.js';
 import { RouteTable } from './platform/route-table.js';
 import { ALL_PROJECTIONS } from '../../../projections/index.js';
 import { instrumentAppends } from '../../../libs/event-store/src/instrumented-event-store.js';
@@ -51,7 +54,14 @@ export async function createApp(
   const instrumented = instrumentAppends(log ? reservingProviderNames(log) : opened.eventStore, operations.metrics);
   const database: Database = { ...opened, eventStore: projections ? projections.awaiting(instrumented) : instrumented };
   const routes = new RouteTable();
-  const adapter = new FastifyAdapter({ routerOptions: { maxParamLength: 500 }, clientErrorHandler: placementClientError });
+  const adapter = new FastifyAdapter({
+    ...fastifyLimitOptions,
+    routerOptions: { maxParamLength: 500 },
+    clientErrorHandler: placementClientError,
+    frameworkErrors: placementFrameworkError,
+  });
+  applyServerLimits(adapter.getInstance().server);
+  refuseConnect(adapter.getInstance().server);
   adapter.getInstance().addHook('onRoute', (route) => routes.add(route.url, route.method));
   installHttpPipeline(adapter.getInstance(), config);
   installRequestObserver(adapter.getInstance(), operations);

@@ -22,14 +22,14 @@ describe('client errors from the HTTP parser', () => {
     expect(head).toContain(`x-openstack-request-id: ${error.request_id}`);
   });
 
-  it("gives other parse failures Node's bare status line, and leaves dead sockets alone", () => {
+  it("answers every other parse failure in the same shape, and leaves dead sockets alone", () => {
     const { socket, written } = fakeSocket();
     placementClientError(parseError('HPE_HEADER_OVERFLOW'), socket);
-    placementClientError(parseError('HPE_INVALID_METHOD'), socket);
-    expect(written).toEqual([
-      'HTTP/1.1 431 Request Header Fields Too Large\r\nconnection: close\r\n\r\n',
-      'HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n',
-    ]);
+    placementClientError(Object.assign(parseError('HPE_INVALID_METHOD'), { reason: 'Invalid method encountered' }), socket);
+    expect(written[0]).toMatch(/^HTTP\/1.1 431 Request Header Fields Too Large\r\n/);
+    expect(JSON.parse(written[0].split('\r\n\r\n')[1]).errors[0]).toMatchObject({ status: 431, title: 'Request Header Fields Too Large' });
+    expect(written[1]).toMatch(/^HTTP\/1.1 400 Bad Request\r\n/);
+    expect(JSON.parse(written[1].split('\r\n\r\n')[1]).errors[0].detail).toContain('Invalid method encountered');
     const reset = fakeSocket();
     placementClientError(parseError('ECONNRESET'), reset.socket);
     expect(reset.written).toEqual([]);

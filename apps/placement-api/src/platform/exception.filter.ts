@@ -1,7 +1,9 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger, NotFoundException } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../../../../libs/domain/src/index.js';
+import { databaseFailure } from './dependency-errors.js';
 import { PlacementError } from './placement-error.js';
+import { bodyTooLarge, discardBody } from './oversized-body.js';
 import { sendError } from './render-error.js';
 import { RouteTable } from './route-table.js';
 
@@ -17,11 +19,19 @@ export class PlacementExceptionFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const request = host.switchToHttp().getRequest<FastifyRequest>();
     const reply = host.switchToHttp().getResponse<FastifyReply>();
-    sendError(request, reply, this.toPlacementError(exception, request));
+    const error = this.toPlacementError(exception, request);
+    // A chunked body that outgrew the limit while Fastify read it: read the rest away before answering
+    // (a declared length over the limit was read away before parsing, in the pipeline).
+    if ((exception as { code?: unknown })?.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      void discardBody(request.raw).then(() => sendError(request, reply.header('connection', 'close'), error));
+    } else {
+      sendError(request, reply, error);
+    }
   }
 
   private toPlacementError(exception: unknown, request: FastifyRequest): PlacementError {
     if (exception instanceof PlacementError) return exception;
+    if ((exception as { code?: unknown })?.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return bodyTooLarge();
     if (exception instanceof DomainError) return new PlacementError(KIND_STATUS[exception.kind], exception.detail, exception.code);
     if (exception instanceof NotFoundException) {
       const methods = this.routes.methodsFor(request.url.split('?')[0]);
@@ -31,6 +41,13 @@ export class PlacementExceptionFilter implements ExceptionFilter {
       return new PlacementError(404, '');
     }
     if (exception instanceof HttpException) return new PlacementError(exception.getStatus(), exception.message);
+    // The client hung up mid-body (Node's "aborted", ECONNRESET): nobody to answer, and no database failure.
+    if (request.raw.destroyed && (exception as Error)?.message === 'aborted') return new PlacementError(400, 'The client closed the connection.');
+    const database = databaseFailure(exception);
+    if (database) {
+      if (database.status === 503) this.logger.warn(`database unavailable: ${exception instanceof Error ? exception.message : String(exception)}`);
+      return database;
+    }
     this.logger.error(exception instanceof Error ? exception.stack : String(exception));
     return new PlacementError(500, 'An unexpected error occurred.');
   }

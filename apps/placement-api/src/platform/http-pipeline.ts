@@ -6,7 +6,10 @@ import { handleCors } from './cors.js';
 import { MAX_VERSION, MIN_VERSION, negotiate } from './microversion.js';
 import { authenticateRequest, createAuthStrategy } from './auth/auth-strategy.js';
 import { PlacementError } from './placement-error.js';
+import { BODY_LIMIT_BYTES, bodyTooLarge, discardBody } from './oversized-body.js';
 import { sendError } from './render-error.js';
+import { trackAnswer } from './in-flight.js';
+import { hostilePathParameter } from './hostile-path.js';
 import { requestState } from './request-state.js';
 
 /**
@@ -15,14 +18,15 @@ import { requestState } from './request-state.js';
  */
 export function installHttpPipeline(fastify: FastifyInstance, config: AppConfig): void {
   const auth = createAuthStrategy(config);
-  // Bodies stay raw strings: each handler validates JSON against its microversion's schema.
+  // Bodies stay raw bytes: RawBody decodes them strictly, each handler validates JSON against its microversion's schema.
   fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+  fastify.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
 
   fastify.addHook('onRequest', async (request, reply) => {
     const state = requestState(request);
     state.requestId = `req-${randomUUID()}`;
     reply.header('x-openstack-request-id', state.requestId);
+    trackAnswer(request.raw.socket, request.raw, reply.raw);
     // Probes and scrapes: no token, no microversion (operations/operations-paths.ts).
     if (isOperationsPath(request.url)) return undefined;
     if (config.cors && handleCors(config.cors, request, reply)) return reply;
@@ -44,9 +48,21 @@ export function installHttpPipeline(fastify: FastifyInstance, config: AppConfig)
     }
     state.version = version;
 
+    const hostile = hostilePathParameter(request);
+    if (hostile) return sendError(request, reply, hostile);
+
     const length = request.headers['content-length'];
     if (length !== undefined && Number(length) > 0 && !request.headers['content-type']) {
       return sendError(request, reply, new PlacementError(400, 'content-type header required when content-length > 0'));
+    }
+    return undefined;
+  });
+
+  // A declared length over the limit is refused before parsing, once the body has been read away.
+  fastify.addHook('preParsing', async (request) => {
+    if (Number(request.headers['content-length']) > BODY_LIMIT_BYTES) {
+      await discardBody(request.raw);
+      throw bodyTooLarge();
     }
     return undefined;
   });

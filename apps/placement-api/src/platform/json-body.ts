@@ -1,6 +1,7 @@
 import { Ajv, ValidateFunction } from 'ajv';
 import { validationMessage } from './validation-message.js';
 import { httpBadRequest } from './placement-error.js';
+import { hostileJsonReason } from './hostile-json.js';
 
 /** uuidutils.is_uuid_like: 32 hex digits, dashes and braces optional. */
 export function isUuidLike(value: string): boolean {
@@ -30,6 +31,9 @@ export function extractJson<T = any>(body: string | undefined, schema: Schema): 
   } catch (error) {
     throw httpBadRequest(`Malformed JSON: ${(error as Error).message}`);
   }
+  // Before validation: the validation message prints the value, which must stay printable.
+  const hostile = hostileJsonReason(data);
+  if (hostile) throw httpBadRequest(`Malformed JSON: ${hostile}`);
   validateJson(data, schema);
   return data as T;
 }

@@ -2,6 +2,7 @@ import { ExecutionContext, createParamDecorator } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { Version } from './microversion.js';
 import { requestState } from './request-state.js';
+import { decodeUtf8Body } from './utf8-body.js';
 import type { Caller } from '../../../../libs/placement/src/shared/caller.js';
 
 const request = (ctx: ExecutionContext) => ctx.switchToHttp().getRequest<FastifyRequest>();
@@ -12,10 +13,10 @@ export const Ver = createParamDecorator((_: unknown, ctx: ExecutionContext): Ver
 /** Who is asking (authenticated by the pipeline). */
 export const Who = createParamDecorator((_: unknown, ctx: ExecutionContext): Caller => requestState(request(ctx)).caller!);
 
-/** The raw request body as text, validated later against the microversion's schema. */
+/** The raw request body as text (strict UTF-8), validated later against the microversion's schema. */
 export const RawBody = createParamDecorator((_: unknown, ctx: ExecutionContext): string | undefined => {
   const body = request(ctx).body;
-  return typeof body === 'string' ? body : undefined;
+  return Buffer.isBuffer(body) ? decodeUtf8Body(body) : undefined;
 });
 
 /** The query string as upstream sees it: every key with all of its values. */

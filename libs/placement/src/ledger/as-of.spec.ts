@@ -24,6 +24,14 @@ describe('as_of', () => {
     }
   });
 
+  it('hands offsets beyond PostgreSQL\'s ±15:59 over as the same instant in UTC', () => {
+    expect(parseAsOf('2026-01-01T00:00:00.25-16:00')).toEqual({ kind: 'time', time: '2026-01-01T16:00:00.25+00:00' });
+    expect(parseAsOf('2026-01-01T10:00:00+23:59')).toEqual({ kind: 'time', time: '2025-12-31T10:01:00+00:00' });
+    expect(parseAsOf('9999-12-31T23:59:59-23:59')).toEqual({ kind: 'time', time: '10000-01-01T23:58:59+00:00' });
+    expect(parseAsOf('0001-01-01T00:00:00+23:59')).toEqual({ kind: 'time', time: '0001-01-01T00:00:00+00:00' });
+    expect(parseAsOf('2026-01-01T00:00:00-15:59')).toEqual({ kind: 'time', time: '2026-01-01T00:00:00-15:59' });
+  });
+
   it('becomes a condition on the global order or on the recording time', () => {
     const params: unknown[] = ['stream'];
     expect(asOfCondition({ kind: 'position', position: { commit: 900n, prepare: 41n } }, params, 'e'))

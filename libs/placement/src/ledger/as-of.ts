@@ -24,7 +24,31 @@ export function parseAsOf(text: string): AsOf | undefined {
   if (offset.length > 1 && (+offset.slice(1, 3) > 23 || +offset.slice(4) > 59)) return undefined;
   const micros = fraction ? `.${fraction.slice(0, 6)}` : '';
   const zone = offset.toUpperCase() === 'Z' ? '+00:00' : offset;
-  return { kind: 'time', time: `${year}-${month}-${day}T${hour}:${minute}:${second}${micros}${zone}` };
+  const time = `${year}-${month}-${day}T${hour}:${minute}:${second}${micros}${zone}`;
+  return { kind: 'time', time: withinPostgresOffsets(time, zone) };
+}
+
+/**
+ * PostgreSQL reads UTC offsets up to ±15:59 only; RFC 3339 allows up to ±23:59. Such a time is
+ * handed over as the same instant in UTC (the fraction kept as written), never refused.
+ */
+function withinPostgresOffsets(time: string, zone: string): string {
+  const hours = +zone.slice(1, 3);
+  if (hours <= 15) return time;
+  const [, date, clock, fraction = ''] = /^(.*)T(\d{2}:\d{2}:\d{2})(\.\d+)?/.exec(time)!;
+  const [year, month, day] = date.split('-').map(Number);
+  const [hour, minute, second] = clock.split(':').map(Number);
+  const utc = new Date(0);
+  utc.setUTCFullYear(year, month - 1, day);
+  utc.setUTCHours(hour, minute, second, 0);
+  const sign = zone[0] === '-' ? -1 : 1;
+  utc.setTime(utc.getTime() - sign * (hours * 60 + +zone.slice(4)) * 60_000);
+  const y = utc.getUTCFullYear();
+  // Before year 1 nothing was recorded; PostgreSQL reads years from 4713 BC, but not written like this.
+  if (y < 1) return '0001-01-01T00:00:00+00:00';
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${String(y).padStart(4, '0')}-${two(utc.getUTCMonth() + 1)}-${two(utc.getUTCDate())}`
+    + `T${two(utc.getUTCHours())}:${two(utc.getUTCMinutes())}:${two(utc.getUTCSeconds())}${fraction}+00:00`;
 }
 
 const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];

@@ -1,0 +1,39 @@
+import { PlacementError } from './placement-error.js';
+
+/** How long a client should wait before retrying after the database failed: pools reconnect on the next query. */
+export const RETRY_AFTER_SECONDS = 2;
+
+// SQLSTATE classes and codes meaning "the database is not there right now", not "the request is wrong".
+const UNAVAILABLE_STATES = /^(08|53|57P0[1-4]|58)/;
+// What node-postgres and the network say when no SQLSTATE can be had: the connection never came or died.
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+const UNAVAILABLE_MESSAGES = /Connection terminated|connection timeout|timeout exceeded when trying to connect|not queryable|Client was closed|Cannot use a pool after calling end/i;
+
+/** The error node-postgres raised, under TypeORM's or our own wrappers. */
+function driverErrors(error: unknown): Array<{ code?: unknown; message?: unknown }> {
+  const found: Array<{ code?: unknown; message?: unknown }> = [];
+  let current: any = error;
+  for (let depth = 0; current && typeof current === 'object' && depth < 5; depth++) {
+    found.push(current);
+    current = current.driverError ?? current.cause;
+  }
+  return found;
+}
+
+/**
+ * A failure of the database rather than of the code, in upstream's terms: the database down or
+ * a connection dropped mid-request is a 503 with Retry-After (the write, in one transaction, was
+ * not applied); a value PostgreSQL refuses (SQLSTATE class 22: NUL in text, a time out of range)
+ * is the client's bad input, a 400. Anything else stays an unexpected error.
+ */
+export function databaseFailure(error: unknown): PlacementError | undefined {
+  for (const candidate of driverErrors(error)) {
+    const code = typeof candidate.code === 'string' ? candidate.code : '';
+    const message = typeof candidate.message === 'string' ? candidate.message : '';
+    if (/^22/.test(code)) return new PlacementError(400, `Invalid input: ${message}`);
+    if (UNAVAILABLE_STATES.test(code) || UNAVAILABLE_CODES.has(code) || UNAVAILABLE_MESSAGES.test(message)) {
+      return new PlacementError(503, 'The database is unavailable; retry later.', undefined, { 'retry-after': String(RETRY_AFTER_SECONDS) });
+    }
+  }
+  return undefined;
+}
