@@ -25,7 +25,8 @@ describe('a database that goes away and comes back', () => {
   });
 
   const ask = async (method: string, path: string, body?: string): Promise<RawAnswer> => {
-    const { answers } = await rawExchange(server.url, requestBytes(method, path, body), 20_000);
+    // Generous: a request queued for a connection may meet the pool's 10 s connect time-out more than once.
+    const { answers } = await rawExchange(server.url, requestBytes(method, path, body), 60_000);
     expect(answers).toHaveLength(1);
     return answers[0];
   };

@@ -12,6 +12,9 @@ export const READ_MODELS_SCHEMA = 'read_models';
 /** Unqualified rm_* names resolve in `schema`, es_* names fall through to public: no query names a schema. */
 export const searchPathOption = (schema: string) => `-c search_path=${schema},public`;
 
+/** How long the pool waits for a new connection before the request fails as "database unavailable". */
+export const CONNECT_TIMEOUT_MS = 10_000;
+
 /** A data source whose migrations (and their rm_migrations table) live in `schema`. */
 export function readModelDataSource(url: string, schema: string, poolSize: number): DataSource {
   return new DataSource({
@@ -20,7 +23,9 @@ export function readModelDataSource(url: string, schema: string, poolSize: numbe
     schema,
     migrations: MIGRATIONS,
     migrationsTableName: 'rm_migrations',
-    extra: { max: poolSize, options: searchPathOption(schema) },
+    // A connection that cannot be made in 10 s fails (a 503) instead of holding its request for
+    // good; keep-alive lets a dead peer's socket be noticed rather than waited on.
+    extra: { max: poolSize, options: searchPathOption(schema), connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true },
   });
 }
 
