@@ -62,22 +62,21 @@ function nestedCloud(providers: number, consumerCount: number): UpstreamState {
   return { revision: '422ece571366', resourceClasses: [], traits: [{ name: 'CUSTOM_FOO', modifiedAt: T }], providers: list, consumers };
 }
 
-function runAdmin(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; seconds: number; lines: string[] }> {
+function runAdmin(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; seconds: number }> {
   const started = performance.now();
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, ['--max-semi-space-size=128', resolve(__dirname, '../../apps/placement-admin/src/main.js'), ...args],
       { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-    const lines: string[] = [];
     let buffered = '';
     child.stdout.on('data', (chunk: Buffer) => {
       buffered += chunk.toString();
       const parts = buffered.split('\n');
       buffered = parts.pop()!;
-      for (const line of parts) { lines.push(line); if (!line.includes('replaying')) console.log(`  ${line}`); }
+      for (const line of parts) if (!line.includes('replaying')) console.log(`  ${line}`);
     });
     child.on('error', reject);
     child.on('exit', (code) => {
-      resolvePromise({ code: code ?? 1, seconds: (performance.now() - started) / 1000, lines });
+      resolvePromise({ code: code ?? 1, seconds: (performance.now() - started) / 1000 });
     });
   });
 }

@@ -26,8 +26,3 @@ export function runAdmin(args: readonly string[], databaseUrl: string, timeoutMs
     });
   });
 }
-
-/**
- * Whether the built admin CLI knows `import` and `export` yet (they are being written on another
- * branch): the part of the proof that needs them skips, saying so, until they do.
- */
