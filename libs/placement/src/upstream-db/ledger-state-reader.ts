@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
-import { UpstreamConsumer, UpstreamProvider, UpstreamState } from '../../../domain/src/index.js';
+import { UpstreamConsumer, UpstreamState } from '../../../domain/src/index.js';
+import { MutableProvider } from './snapshot-reader.js';
 import { later } from './sql-time.js';
 
 const iso = (value: Date | null) => (value === null ? null : value.toISOString());
@@ -25,7 +26,7 @@ async function readRows(q: <Row>(sql: string) => Promise<Row[]>): Promise<Upstre
     'SELECT name, created_at, updated_at FROM rm_resource_classes WHERE custom ORDER BY id');
   const traits = await q<{ name: string; created_at: Date; updated_at: Date | null }>(
     'SELECT name, created_at, updated_at FROM rm_traits WHERE custom ORDER BY name');
-  const providers = new Map<string, UpstreamProvider & { inventories: Record<string, any>; traits: string[]; aggregates: string[] }>();
+  const providers = new Map<string, MutableProvider>();
   for (const row of await q<{ uuid: string; name: string; generation: number; parent_provider_uuid: string | null; updated_at: Date }>(
     'SELECT uuid, name, generation, parent_provider_uuid, updated_at FROM rm_resource_providers ORDER BY created_at, uuid')) {
     providers.set(row.uuid, {
@@ -39,7 +40,7 @@ async function readRows(q: <Row>(sql: string) => Promise<Row[]>): Promise<Upstre
     if (!provider) continue;
     const { total, reserved, min_unit, max_unit, step_size, allocation_ratio } = row;
     provider.inventories[row.resource_class] = { total, reserved, min_unit, max_unit, step_size, allocation_ratio };
-    (provider as { inventoriesModifiedAt: string | null }).inventoriesModifiedAt = later(provider.inventoriesModifiedAt, iso(row.updated_at));
+    provider.inventoriesModifiedAt = later(provider.inventoriesModifiedAt, iso(row.updated_at));
   }
   for (const row of await q<{ provider_uuid: string; trait: string }>('SELECT provider_uuid, trait FROM rm_provider_traits ORDER BY trait')) {
     providers.get(row.provider_uuid)?.traits.push(row.trait);

@@ -70,7 +70,8 @@ export async function readUpstreamState(
   return { revision, resourceClasses: classes, traits, providers: [...providers.values()], consumers };
 }
 
-type MutableProvider = Omit<UpstreamProvider, 'inventories' | 'traits' | 'aggregates' | 'inventoriesModifiedAt'> & {
+/** A provider while its rows are gathered; the readers of both stores fill it. */
+export type MutableProvider = Omit<UpstreamProvider, 'inventories' | 'traits' | 'aggregates' | 'inventoriesModifiedAt'> & {
   inventories: Record<string, UpstreamProvider['inventories'][string]>;
   inventoriesModifiedAt: string | null;
   traits: string[];

@@ -1,5 +1,6 @@
 import { createConnection } from 'mysql2/promise';
 import { Client, types } from 'pg';
+import { mysqlOptions, postgresOptions } from './driver-options.js';
 import { SourceQuery } from './snapshot-reader.js';
 import { SourceUrl } from './source-url.js';
 
@@ -14,10 +15,7 @@ export async function openSourceSnapshot(url: SourceUrl): Promise<SourceSnapshot
 }
 
 async function openMysql(url: SourceUrl): Promise<SourceSnapshot> {
-  const connection = await createConnection({
-    host: url.socket ? undefined : url.host, port: url.port, socketPath: url.socket, user: url.user, password: url.password,
-    database: url.database, charset: 'utf8mb4', dateStrings: true, supportBigNumbers: true, connectTimeout: 10_000,
-  });
+  const connection = await createConnection({ ...mysqlOptions(url), dateStrings: true, supportBigNumbers: true });
   try {
     await connection.query('SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ');
     await connection.query('START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY');
@@ -36,8 +34,7 @@ const TIMESTAMPTZ = 1184;
 
 async function openPostgres(url: SourceUrl): Promise<SourceSnapshot> {
   const client = new Client({
-    host: url.socket ?? url.host, port: url.port, user: url.user, password: url.password, database: url.database,
-    connectionTimeoutMillis: 10_000,
+    ...postgresOptions(url),
     // Times as text: see sql-time.ts.
     types: { getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
       oid === TIMESTAMP || oid === TIMESTAMPTZ ? (value: string) => value : types.getTypeParser(oid, format)) as typeof types.getTypeParser },

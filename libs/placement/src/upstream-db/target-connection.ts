@@ -1,5 +1,6 @@
 import { createConnection } from 'mysql2/promise';
 import { Client } from 'pg';
+import { mysqlOptions, postgresOptions } from './driver-options.js';
 import { SourceUrl } from './source-url.js';
 
 /** A write transaction on an upstream-schema database, with the dialect's placeholders hidden. */
@@ -16,10 +17,7 @@ const CHUNK = 1000;
 
 export async function openTargetTransaction(url: SourceUrl): Promise<TargetTransaction> {
   if (url.dialect === 'mysql') {
-    const connection = await createConnection({
-      host: url.socket ? undefined : url.host, port: url.port, socketPath: url.socket, user: url.user, password: url.password,
-      database: url.database, charset: 'utf8mb4', timezone: 'Z', connectTimeout: 10_000,
-    });
+    const connection = await createConnection({ ...mysqlOptions(url), timezone: 'Z' });
     // Upstream numbers the standard classes from 0, which MySQL would otherwise take as "the next id".
     await connection.query("SET SESSION sql_mode = CONCAT(@@sql_mode, ',NO_AUTO_VALUE_ON_ZERO')");
     await connection.query('START TRANSACTION');
@@ -35,7 +33,7 @@ export async function openTargetTransaction(url: SourceUrl): Promise<TargetTrans
       close: async () => { await connection.query('ROLLBACK').catch(() => undefined); await connection.end(); },
     };
   }
-  const client = new Client({ host: url.socket ?? url.host, port: url.port, user: url.user, password: url.password, database: url.database });
+  const client = new Client(postgresOptions(url));
   await client.connect();
   await client.query('BEGIN');
   return {
