@@ -1,6 +1,6 @@
 import { overCommitted, readBackMismatches } from '../claims-check.js';
 import { claimRound } from '../claims-round.js';
-import { providerSnapshots, readConsumers } from '../claims-snapshot.js';
+import { databaseStatements, providerSnapshots, readConsumers } from '../claims-snapshot.js';
 import { BenchClient } from '../http.js';
 import { flatShape } from '../shapes.js';
 import { Contender, startOurs, startUpstreamContender } from './contenders.js';
@@ -18,11 +18,16 @@ async function claimOn(contender: Contender, quick: boolean): Promise<ClaimsFigu
   const client = new BenchClient(contender.url, '1.39', false);
   try {
     await shape.load(client);
+    const statementsBefore = await databaseStatements(client);
     const meter = await cpuMeter(contender.pid, contender.databaseUrl);
     const { result, cpu } = await meter.around(() => claimRound(client, { query: shape.query }, quick ? CLAIMS[contender.name] / 5 : CLAIMS[contender.name], 10));
     await meter.close();
     const claims = result.acknowledged.length;
+    const statementsAfter = await databaseStatements(client);
     process.stdout.write(countLine(contender.name, 'claims (10 clients)', claims, result.seconds, 'claims', cpu));
+    if (statementsBefore !== null && statementsAfter !== null) {
+      process.stdout.write(`  ${contender.name.padEnd(8)} round trips to PostgreSQL: ${((statementsAfter - statementsBefore) / claims).toFixed(1)} statements per claim (GET + PUT)\n`);
+    }
     // Zero over-commit and every acknowledged claim readable as written, on both servers alike.
     const problems = [
       ...overCommitted(await providerSnapshots(client)),
