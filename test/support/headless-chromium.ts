@@ -1,4 +1,6 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 
 // Globals of the page functions below, which run in the browser; the tests compile without the DOM lib.
@@ -13,6 +15,20 @@ export const CHROMIUM_ARGS = [
 ];
 export const chromiumAvailable = existsSync(CHROMIUM);
 export const chromiumSkipReason = `skipped: ${CHROMIUM} is absent (apt-get install -y chromium)`;
+
+/** Debian's Chromium with a throwaway profile; close() removes it. */
+export async function launchChromium(prefix: string, viewport: { width: number; height: number }) {
+  const { chromium } = await import('playwright-core');
+  const profile = mkdtempSync(join(tmpdir(), prefix));
+  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport });
+  return {
+    context,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
 
 /** Width and height from a PNG's IHDR chunk. */
 export function pngSize(png: Buffer): { width: number; height: number } {
