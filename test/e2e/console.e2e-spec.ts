@@ -157,6 +157,12 @@ suite(`operators' console in headless Chromium${chromiumAvailable ? '' : ` (${ch
     await page.waitForFunction((position) => document.querySelector('#consumer-as-of h3')?.textContent === `Allocations as of ${position}`, history[0].position);
     expect(await readAllocations(page, '#consumer-as-of')).toEqual({ [numa0]: 'VCPU 2', [cn1]: 'MEMORY_MB 2048' });
     expect(await page.inputValue('#consumer-form input[name=as_of]')).toBe(history[0].position);
+    // Back to a provider holding it, from its allocations.
+    await tabTo(page, `#consumer-now button.open-provider[data-provider="${numa0}"]`, 'Shift+Tab');
+    await page.keyboard.press('Enter');
+    expect(await settled(page, 'provider-status')).toBe(`Tree of cn1-${cloud.suffix}: 3 providers.`);
+    expect(await page.getAttribute('section.provider.asked', 'data-uuid')).toBe(numa0);
+    expect(await page.evaluate(() => document.activeElement.textContent)).toBe(`numa0-${cloud.suffix}`);
     expectOnlyThisService(watched, app.baseUrl, 'admin');
     await page.close();
   }, 60_000);

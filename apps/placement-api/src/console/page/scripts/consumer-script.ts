@@ -22,7 +22,9 @@ export const CONSUMER_SCRIPT = String.raw`
       block.appendChild(h('p', { class: 'meta', text: 'project ' + body.project_id + ' · user ' + body.user_id + ' · type '
         + body.consumer_type + ' · generation ' + body.consumer_generation }));
       block.appendChild(h('table', { class: 'allocations' }, providers.map(function (rp) {
-        return h('tr', { 'data-provider': rp }, [h('td', { text: rp }), h('td', { class: 'resources', text: resourcesText(body.allocations[rp].resources) })]);
+        var open = h('button', { type: 'button', class: 'open-provider', 'data-provider': rp, text: rp, 'aria-label': 'Open provider ' + rp });
+        open.addEventListener('click', function () { views.providers.open(rp); });
+        return h('tr', { 'data-provider': rp }, [h('td', {}, [open]), h('td', { class: 'resources', text: resourcesText(body.allocations[rp].resources) })]);
       })));
       return block;
     }

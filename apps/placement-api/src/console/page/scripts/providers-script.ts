@@ -71,6 +71,16 @@ export const PROVIDERS_SCRIPT = String.raw`
       event.preventDefault();
       find(fieldOf(form, 'provider').value.trim());
     });
-    views.providers = {};
+    // From a consumer's allocations: that provider's tree.
+    views.providers = {
+      open: function (uuid) {
+        show('providers', false);
+        fieldOf(form, 'provider').value = uuid;
+        return find(uuid).then(function () {
+          var asked = tree.querySelector('section.asked h2');
+          if (asked) { asked.setAttribute('tabindex', '-1'); asked.focus(); }
+        });
+      },
+    };
   })();
 `;
