@@ -41,17 +41,26 @@ describe('console data: provider trees and capacity', () => {
     expect(reply.status).toBe(200);
     const vcpu = reply.body.resource_classes.find((c: any) => c.resource_class === 'VCPU');
     expect(vcpu).toEqual({ resource_class: 'VCPU', total: 32, reserved: 2, capacity: 8 + 12 + 16, used: 9, free: 27, top_projects: [{ project_id: cloud.projects.a, used: 8 }] });
-    const byAggregate = Object.fromEntries(reply.body.aggregates.map((a: any) => [a.aggregate, a.resource_classes]));
+    expect(reply.body.aggregates.every((agg: any) => agg.resource_classes.every((c: any) => c.top_projects.length <= 1))).toBe(true);
+    const all = (await app.request('GET', '/ledger/capacity')).body;
+    const byAggregate = Object.fromEntries(all.aggregates.map((agg: any) => [agg.aggregate, agg.resource_classes]));
+    const { a, b } = cloud.projects;
     expect(byAggregate[cloud.aggregates.b]).toEqual([
-      { resource_class: 'DISK_GB', total: 100, reserved: 0, capacity: 100, used: 0, free: 100 },
-      { resource_class: 'MEMORY_MB', total: 8192, reserved: 0, capacity: 8192, used: 4096, free: 4096 },
-      { resource_class: 'VCPU', total: 16, reserved: 0, capacity: 16, used: 4, free: 12 },
+      { resource_class: 'DISK_GB', total: 100, reserved: 0, capacity: 100, used: 0, free: 100, top_projects: [] },
+      { resource_class: 'MEMORY_MB', total: 8192, reserved: 0, capacity: 8192, used: 4096, free: 4096, top_projects: [{ project_id: a, used: 4096 }] },
+      { resource_class: 'VCPU', total: 16, reserved: 0, capacity: 16, used: 4, free: 12, top_projects: [{ project_id: a, used: 4 }] },
     ]);
-    expect(byAggregate[cloud.aggregates.a].map((c: any) => [c.resource_class, c.used])).toEqual([['DISK_GB', 20], ['MEMORY_MB', 3072 + 4096], ['VCPU', 4]]);
+    // Aggregate a holds cn1 and cn2, not cn1's children: its projects are counted on those two only.
+    expect(byAggregate[cloud.aggregates.a].map((c: any) => [c.resource_class, c.used, c.top_projects])).toEqual([
+      ['DISK_GB', 20, [{ project_id: a, used: 20 }]],
+      ['MEMORY_MB', 3072 + 4096, [{ project_id: a, used: 6144 }, { project_id: b, used: 1024 }]],
+      ['VCPU', 4, [{ project_id: a, used: 4 }]],
+    ]);
     // numa0 and numa1 are in no aggregate of their own.
-    expect(reply.body.aggregates.at(-1)).toEqual({ aggregate: null, resource_classes: [expect.objectContaining({ resource_class: 'VCPU', capacity: 20, used: 5 })] });
-    const two = (await app.request('GET', '/ledger/capacity')).body.resource_classes.find((c: any) => c.resource_class === 'VCPU');
-    expect(two.top_projects).toEqual([{ project_id: cloud.projects.a, used: 8 }, { project_id: cloud.projects.b, used: 1 }]);
+    expect(all.aggregates.at(-1)).toEqual({ aggregate: null, resource_classes: [expect.objectContaining({
+      resource_class: 'VCPU', capacity: 20, used: 5, top_projects: [{ project_id: a, used: 4 }, { project_id: b, used: 1 }],
+    })] });
+    expect(all.resource_classes.find((c: any) => c.resource_class === 'VCPU').top_projects).toEqual([{ project_id: cloud.projects.a, used: 8 }, { project_id: cloud.projects.b, used: 1 }]);
   });
 
   it('follows a write at once', async () => {

@@ -241,11 +241,13 @@ suite(`operators' console in headless Chromium${chromiumAvailable ? '' : ` (${ch
     // VCPU: 36 allocatable of 30 unreserved, so 2 reserved are 2.4 units; 38.4 units over 200 px.
     expect(rows[2].bar).toEqual([200 * 9 / 38.4, 12.5, 200 * 27 / 38.4].map((w) => Math.round(w * 1000) / 1000));
     const aggregates = await page.$$eval('section.aggregate', (sections) => sections.map((s: any) => [s.getAttribute('data-aggregate'),
-      [...s.querySelectorAll('tr[data-resource-class]')].map((tr: any) => `${tr.getAttribute('data-resource-class')}:${tr.getAttribute('data-used')}/${tr.getAttribute('data-free')}`)]));
+      [...s.querySelectorAll('tr[data-resource-class]')].map((tr: any) => `${tr.getAttribute('data-resource-class')}:${tr.getAttribute('data-used')}/${tr.getAttribute('data-free')}`
+        + [...tr.querySelectorAll('button.open-usage')].map((b: any) => ` ${b.textContent}`).join(''))]));
+    const { a, b } = cloud.projects;
     expect(aggregates).toEqual([
-      [cloud.aggregates.a, ['DISK_GB:20/280', 'MEMORY_MB:7168/16896', 'VCPU:4/12']],
-      [cloud.aggregates.b, ['DISK_GB:0/100', 'MEMORY_MB:4096/4096', 'VCPU:4/12']],
-      ['', ['VCPU:5/15']],
+      [cloud.aggregates.a, [`DISK_GB:20/280 ${a} (20)`, `MEMORY_MB:7168/16896 ${a} (6144) ${b} (1024)`, `VCPU:4/12 ${a} (4)`]],
+      [cloud.aggregates.b, ['DISK_GB:0/100', `MEMORY_MB:4096/4096 ${a} (4096)`, `VCPU:4/12 ${a} (4)`]],
+      ['', [`VCPU:5/15 ${a} (4) ${b} (1)`]],
     ].sort((x, y) => (x[0] === '' ? 1 : y[0] === '' ? -1 : String(x[0]).localeCompare(String(y[0])))));
     await checkScreenshot(context, page, 'capacity');
 

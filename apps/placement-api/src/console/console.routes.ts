@@ -18,7 +18,7 @@ export const CONSOLE_ROUTES: readonly ExtraRoute[] = [
   },
   {
     method: 'get', path: '/ledger/capacity', tag,
-    summary: 'Total, reserved, capacity, used and free per resource class with the ?top=N (default 5) projects using most, and the same per aggregate',
+    summary: 'Total, reserved, capacity, used and free per resource class with the ?top=N (default 5) projects using most, and the same per aggregate (projects counted on its providers)',
     responses: { 200: json('resource_classes, aggregates'), 400: json('a malformed or unknown parameter'), 403: json('placement:ledger:read denies the caller') },
   },
 ];

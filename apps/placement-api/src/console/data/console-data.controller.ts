@@ -42,6 +42,6 @@ export class ConsoleDataController {
       throw httpBadRequest(`Invalid top: ${top}; it must be between 1 and ${MAX_TOP}`, ErrorCode.QUERYPARAM_BAD_VALUE);
     }
     const { index, projects } = await this.candidates.current();
-    return capacityView(() => indexedProviders(index), projects.usage(), count);
+    return capacityView({ providers: () => indexedProviders(index), projectUsage: projects.usage(), projectOf: (consumer) => projects.projectOf(consumer) }, count);
   }
 }

@@ -1,7 +1,7 @@
 /**
  * The capacity view: GET /ledger/capacity drawn as one row per resource class (total, reserved,
  * used, free, a bar, the projects using most: each opens that project's usage over time), then
- * the same per aggregate.
+ * the same per aggregate, with the projects using most of that aggregate.
  */
 export const CAPACITY_SCRIPT = String.raw`
   (function () {
@@ -17,7 +17,7 @@ export const CAPACITY_SCRIPT = String.raw`
       var cells = [h('th', { scope: 'row', text: figures.resource_class })];
       ['total', 'reserved', 'capacity', 'used', 'free'].forEach(function (key) { cells.push(h('td', { class: 'number ' + key, text: String(figures[key]) })); });
       cells.push(h('td', {}, [capacityBar(figures.resource_class, figures.used, round(reservedUnits), figures.free, 200)]));
-      if (extra) cells.push(extra);
+      cells.push(extra);
       return h('tr', { 'data-resource-class': figures.resource_class, 'data-used': figures.used, 'data-free': figures.free }, cells);
     }
     function table(className, head, rows) {
@@ -43,7 +43,9 @@ export const CAPACITY_SCRIPT = String.raw`
         var name = aggregate.aggregate === null ? 'In no aggregate' : 'Aggregate ' + aggregate.aggregate;
         result.appendChild(h('section', { class: 'aggregate', 'data-aggregate': aggregate.aggregate === null ? '' : aggregate.aggregate, 'aria-label': name }, [
           h('h3', { text: name }),
-          table('capacity-aggregate', HEAD, aggregate.resource_classes.map(function (figures) { return row(figures, null); })),
+          table('capacity-aggregate', HEAD.concat(['Projects using most']), aggregate.resource_classes.map(function (figures) {
+            return row(figures, topProjects(figures.top_projects));
+          })),
         ]));
       });
       setStatus(status, view.resource_classes.length === 0 ? 'No inventory anywhere.'
