@@ -253,7 +253,7 @@ suite(`operators' console in headless Chromium${chromiumAvailable ? '' : ` (${ch
 
     await tabTo(page, `button.open-usage[data-project="${cloud.projects.a}"]`);
     await page.keyboard.press('Enter');
-    expect(await settled(page, 'status')).toMatch(new RegExp(`^Project ${cloud.projects.a}, `));
+    expect(await settled(page, 'status')).toMatch(new RegExp(`^Project ${cloud.projects.a}, .* \\(daily, read at `));
     expect(await page.getAttribute('#tab-usage', 'aria-selected')).toBe('true');
     const charts = await page.$$eval('section.chart', (sections) => sections.map((s: any) => [s.getAttribute('data-resource-class'), Number(s.getAttribute('data-peak'))]));
     expect(charts).toEqual([['DISK_GB', 20], ['MEMORY_MB', 6144], ['VCPU', 8]]);

@@ -47,7 +47,7 @@ export const USAGE_SCRIPT = String.raw`
       var classes = Object.keys(usage.resource_classes);
       setStatus(status, classes.length === 0
         ? 'No usage for project ' + usage.project_id + ' between ' + usage.start + ' and ' + usage.end + '.'
-        : 'Project ' + usage.project_id + ', ' + usage.start + ' to ' + usage.end + ' (' + usage.bucket + 'ly, read at ' + usage.now + ')');
+        : 'Project ' + usage.project_id + ', ' + usage.start + ' to ' + usage.end + ' (' + (usage.bucket === 'day' ? 'daily' : 'hourly') + ', read at ' + usage.now + ')');
       var bucketHours = usage.bucket === 'day' ? 24 : 1;
       classes.forEach(function (rc) { charts.appendChild(chart(rc, usage.resource_classes[rc], bucketHours)); });
     }
