@@ -17,7 +17,7 @@ import { Operations } from './operations/operations.js';
 import { installRequestObserver } from './operations/request-observer.js';
 import { startAsyncProjections } from './async-projections.js';
 import type { EventStore } from '../../../libs/event-store/src/index.js';
-import { reservingProviderNames, storeReader } from '../../../libs/placement/src/projector/index.js';
+import { storeReader } from '../../../libs/placement/src/projector/index.js';
 
 export interface RunningApp {
   readonly app: NestFastifyApplication;
@@ -50,8 +50,7 @@ export async function createApp(
   const projections = config.projections.mode === 'async'
     ? await startAsyncProjections(config.projections, databaseUrl, opened, operations, log && storeReader(log))
     : undefined;
-  // PostgreSQL's log guards provider names inside its append (providerNameGuard); KurrentDB's by reservation streams.
-  const instrumented = instrumentAppends(log ? reservingProviderNames(log) : opened.eventStore, operations.metrics);
+  const instrumented = instrumentAppends(log ?? opened.eventStore, operations.metrics);
   const database: Database = { ...opened, eventStore: projections ? projections.awaiting(instrumented) : instrumented };
   const routes = new RouteTable();
   const adapter = new FastifyAdapter({

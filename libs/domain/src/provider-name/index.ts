@@ -1,0 +1,2 @@
+export * from './provider-name.decider.js';
+export * from './provider-name.changes.js';
