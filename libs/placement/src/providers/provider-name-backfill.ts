@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import {
-  PROVIDER_NAMES_BACKFILLED_STREAM, ProviderNameState, ProviderNameTaken, ProviderNamesBackfilled, decideProviderName,
+  PROVIDER_NAMES_BACKFILLED_STREAM, ProviderNameEvent, ProviderNameState, ProviderNameTaken, ProviderNamesBackfilled, decideProviderName,
   evolveProviderName, initialProviderNameState, providerNameStream,
 } from '../../../domain/src/index.js';
 import {
@@ -118,6 +118,6 @@ async function planBatch(store: EventStore, batch: readonly (readonly [string, s
 
 async function loadName(store: EventStore, name: string): Promise<{ state: ProviderNameState; revision: number }> {
   const events = await store.readStream(providerNameStream(name));
-  const state = events.reduce((s, e) => evolveProviderName(s, e as unknown as Parameters<typeof evolveProviderName>[1]), initialProviderNameState());
+  const state = events.reduce((s, e) => evolveProviderName(s, { type: e.type, data: e.data } as ProviderNameEvent), initialProviderNameState());
   return { state, revision: events.length > 0 ? events[events.length - 1].revision : NO_STREAM };
 }
