@@ -25,18 +25,14 @@ const RACE_PREFIX = 'Inventory and/or allocations changed while attempting to al
 /** How many times a claim is decided (upstream's [placement] allocation_conflict_retry_count); 10 when not provided. */
 export const CLAIM_ATTEMPTS = Symbol('CLAIM_ATTEMPTS');
 
-/**
- * The one path every claim takes: load the consumers and every provider touched, decide, and
- * append to all of those streams at once with their expected revisions. Losing a race to another
- * writer means deciding again on fresher state; only running out of attempts reaches the client.
- */
 const CONSUMER = { evolve: evolveConsumer, initialState: initialConsumerState };
 const PROVIDER = { evolve: evolveProvider, initialState: initialProviderState };
 
 /**
  * The one path every claim takes: load the consumers and every provider touched, decide, and
- * append to all of those streams at once with their expected revisions. Losing a race to another
- * writer means deciding again on fresher state; only running out of attempts reaches the client.
+ * append to all of those streams at once with their expected revisions (the CommandRunner).
+ * Losing a race to another writer means deciding again on fresher state; only running out of
+ * attempts reaches the client, as upstream's concurrent-update 409.
  */
 @Injectable()
 export class ClaimRunner {
