@@ -111,7 +111,8 @@ describe('operations: metrics, health, readiness, OpenAPI', () => {
 
     const delta = (name: string, labels?: Record<string, string>) => sample(after, name, labels) - sample(before, name, labels);
     expect(delta('placement_event_store_append_duration_seconds_count', { outcome: 'ok' })).toBe(1);
-    expect(delta('placement_event_store_appended_events_total')).toBe(1);
+    // A creation appends the provider's event and its name's reservation, in one append.
+    expect(delta('placement_event_store_appended_events_total')).toBe(2);
     expect(delta('placement_event_store_append_conflicts_total')).toBe(1);
     expect(delta('placement_event_store_append_duration_seconds_count', { outcome: 'conflict' })).toBe(1);
   });

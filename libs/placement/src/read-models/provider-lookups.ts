@@ -12,11 +12,6 @@ export class ProviderLookups {
     return rows.length > 0;
   }
 
-  async nameTakenBy(name: string): Promise<string | null> {
-    const { rows } = await this.db.query<{ uuid: string }>('SELECT uuid FROM rm_resource_providers WHERE name = $1', [name]);
-    return rows[0]?.uuid ?? null;
-  }
-
   async hasChildren(uuid: string): Promise<boolean> {
     const { rows } = await this.db.query('SELECT 1 FROM rm_resource_providers WHERE parent_provider_uuid = $1 LIMIT 1', [uuid]);
     return rows.length > 0;
