@@ -1,13 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ActiveProvider, ProviderState, providerStream } from '../../../domain/src/index.js';
 import { ConsumerState, consumerStream } from '../../../domain/src/consumer/index.js';
-import { READ_DB, ReadDb } from '../shared/read-db.js';
-import { AsOf, asOfCondition } from './as-of.js';
+import { EVENT_STORE, EventStore, LogPoint, LogPosition, START } from '../../../event-store/src/index.js';
+import { AsOf, asOfPoint } from './as-of.js';
 import { consumerAt, providerAt, rootOf } from './as-of-state.js';
-import { LEDGER_EVENT_COLUMNS, LedgerEvent, toLedgerEvent } from './ledger-event.js';
+import { LedgerEvent, toLedgerEvent } from './ledger-event.js';
 
 /** A tree deeper than this is not a tree but a corrupted log; stop walking up. */
 const MAX_DEPTH = 1000;
+const PAGE = 5000;
 
 /**
  * Rebuilds states as they were at a point of the log, from the streams themselves: every
@@ -15,7 +16,7 @@ const MAX_DEPTH = 1000;
  */
 @Injectable()
 export class LedgerReplayer {
-  constructor(@Inject(READ_DB) private readonly db: ReadDb) {}
+  constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
 
   async providers(uuids: readonly string[], asOf: AsOf): Promise<Map<string, ProviderState>> {
     const streams = await this.streams(uuids.map(providerStream), asOf);
@@ -50,30 +51,25 @@ export class LedgerReplayer {
    * project up to then (a consumer's project can change, so the last write decides, after replay).
    */
   async consumersNamingProject(projectId: string, asOf: AsOf): Promise<ConsumerState[]> {
-    const params: unknown[] = [projectId];
-    const inCandidate = asOfCondition(asOf, params, 'x');
-    const inStream = asOfCondition(asOf, params, 'e');
-    const { rows } = await this.db.query(
-      `SELECT ${LEDGER_EVENT_COLUMNS} FROM es_events e
-        WHERE e.stream_id IN (SELECT DISTINCT x.stream_id FROM es_events x
-                               WHERE x.type = 'ConsumerAllocationsReplaced' AND x.data->>'project_id' = $1 AND ${inCandidate})
-          AND ${inStream}
-        ORDER BY e.stream_id, e.revision`,
-      params,
-    );
-    return [...group(rows.map(toLedgerEvent)).values()].map(consumerAt);
+    const until = asOfPoint(asOf);
+    const named = new Set<string>();
+    for (let from: LogPosition = START; ;) {
+      const page = await this.store.readAll(from, PAGE, { until, types: ['ConsumerAllocationsReplaced'], data: { project_id: projectId } });
+      for (const event of page) named.add(event.stream);
+      if (page.length < PAGE) break;
+      from = page[page.length - 1].position;
+    }
+    return [...(await this.readStreams([...named], until)).values()].map(consumerAt);
   }
 
-  private async streams(streams: readonly string[], asOf: AsOf): Promise<Map<string, LedgerEvent[]>> {
-    if (streams.length === 0) return new Map();
-    const params: unknown[] = [streams];
-    const bounded = asOfCondition(asOf, params, 'e');
-    const { rows } = await this.db.query(
-      `SELECT ${LEDGER_EVENT_COLUMNS} FROM es_events e
-        WHERE e.stream_id = ANY($1::text[]) AND ${bounded} ORDER BY e.stream_id, e.revision`,
-      params,
-    );
-    return group(rows.map(toLedgerEvent));
+  private streams(streams: readonly string[], asOf: AsOf): Promise<Map<string, LedgerEvent[]>> {
+    return this.readStreams(streams, asOfPoint(asOf));
+  }
+
+  /** Each stream up to the point; a stream with nothing then is left out. */
+  private async readStreams(streams: readonly string[], until: LogPoint): Promise<Map<string, LedgerEvent[]>> {
+    const read = await Promise.all(streams.map((stream) => this.store.readStreamRange(stream, { until })));
+    return group(read.flat().map(toLedgerEvent));
   }
 }
 
