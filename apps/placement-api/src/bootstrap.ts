@@ -17,7 +17,7 @@ import { Operations } from './operations/operations.js';
 import { installRequestObserver } from './operations/request-observer.js';
 import { startAsyncProjections } from './async-projections.js';
 import type { EventStore } from '../../../libs/event-store/src/index.js';
-import { reservingProviderNames, storeReader } from '../../../libs/placement/src/projector/index.js';
+import { reservingProviderNames } from '../../../libs/placement/src/projector/index.js';
 
 export interface RunningApp {
   readonly app: NestFastifyApplication;
@@ -48,7 +48,7 @@ export async function createApp(
   }
   const opened = await openDatabase(databaseUrl, config.dbPoolSize, config.projections.mode);
   const projections = config.projections.mode === 'async'
-    ? await startAsyncProjections(config.projections, databaseUrl, opened, operations, log && storeReader(log))
+    ? await startAsyncProjections(config.projections, databaseUrl, opened, operations, log ?? opened.eventStore)
     : undefined;
   // PostgreSQL's log guards provider names inside its append (providerNameGuard); KurrentDB's by reservation streams.
   const instrumented = instrumentAppends(log ? reservingProviderNames(log) : opened.eventStore, operations.metrics);
