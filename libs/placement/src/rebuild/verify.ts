@@ -4,7 +4,7 @@ import { ALL_PROJECTIONS, inlineProjector, Projection } from '../../../../projec
 import { READ_MODELS_SCHEMA } from '../persistence/read-model-schema.js';
 import { Reporter, silent } from './admin-events.js';
 import { comparable } from './comparison-rules.js';
-import { LogSnapshot } from './log/log-snapshot.js';
+import { LogSnapshot } from '../../../event-store/src/index.js';
 import { TableRows, withStandardNames } from './memory/table-rows.js';
 import { replayIntoMemory, replayThroughSql } from './replay.js';
 import { diffTable, hasDrift, TableComparison, TableDiff } from './row-diff.js';
