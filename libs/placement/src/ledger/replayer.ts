@@ -3,29 +3,33 @@ import { ActiveProvider, ProviderState, providerStream } from '../../../domain/s
 import { ConsumerState, consumerStream } from '../../../domain/src/consumer/index.js';
 import { EVENT_STORE, EventStore, LogPoint, LogPosition, START } from '../../../event-store/src/index.js';
 import { AsOf, asOfPoint } from './as-of.js';
-import { consumerAt, providerAt, rootOf } from './as-of-state.js';
-import { LedgerEvent, toLedgerEvent } from './ledger-event.js';
+import { rootOf } from './as-of-state.js';
+import { StreamStates } from './snapshots/stream-states.js';
+import { CONSUMER_FOLD as CONSUMER, PROVIDER_FOLD as PROVIDER } from './snapshots/folds.js';
 
 /** A tree deeper than this is not a tree but a corrupted log; stop walking up. */
 const MAX_DEPTH = 1000;
 const PAGE = 5000;
 
+
 /**
  * Rebuilds states as they were at a point of the log, from the streams themselves: every
- * event up to the point, folded with the domain's evolve functions. Exact by construction.
+ * event up to the point, folded with the domain's evolve functions (from the nearest stream
+ * snapshot, see snapshots/stream-states.ts). Exact by construction.
  */
 @Injectable()
 export class LedgerReplayer {
-  constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
+  constructor(@Inject(EVENT_STORE) private readonly store: EventStore, private readonly states: StreamStates) {}
 
   async providers(uuids: readonly string[], asOf: AsOf): Promise<Map<string, ProviderState>> {
-    const streams = await this.streams(uuids.map(providerStream), asOf);
-    return new Map(uuids.map((uuid) => [uuid, providerAt(streams.get(providerStream(uuid)) ?? [])]));
+    const until = asOfPoint(asOf);
+    const states = await Promise.all(uuids.map((uuid) => this.states.at(providerStream(uuid), until, PROVIDER)));
+    return new Map(uuids.map((uuid, i) => [uuid, states[i]]));
   }
 
   async consumers(uuids: readonly string[], asOf: AsOf): Promise<Map<string, ConsumerState>> {
-    const streams = await this.streams(uuids.map(consumerStream), asOf);
-    return new Map(uuids.map((uuid) => [uuid, consumerAt(streams.get(consumerStream(uuid)) ?? [])]));
+    return this.consumersAt(uuids.map((uuid) => consumerStream(uuid)), asOfPoint(asOf)).then((states) =>
+      new Map(uuids.map((uuid, i) => [uuid, states[i]])));
   }
 
   /** The provider and the root of its tree then (parents can move from 1.37), or null if it did not exist. */
@@ -59,26 +63,10 @@ export class LedgerReplayer {
       if (page.length < PAGE) break;
       from = page[page.length - 1].position;
     }
-    return [...(await this.readStreams([...named], until)).values()].map(consumerAt);
+    return this.consumersAt([...named], until);
   }
 
-  private streams(streams: readonly string[], asOf: AsOf): Promise<Map<string, LedgerEvent[]>> {
-    return this.readStreams(streams, asOfPoint(asOf));
+  private consumersAt(streams: readonly string[], until: LogPoint): Promise<ConsumerState[]> {
+    return Promise.all(streams.map((stream) => this.states.at(stream, until, CONSUMER)));
   }
-
-  /** Each stream up to the point; a stream with nothing then is left out. */
-  private async readStreams(streams: readonly string[], until: LogPoint): Promise<Map<string, LedgerEvent[]>> {
-    const read = await Promise.all(streams.map((stream) => this.store.readStreamRange(stream, { until })));
-    return group(read.flat().map(toLedgerEvent));
-  }
-}
-
-function group(events: readonly LedgerEvent[]): Map<string, LedgerEvent[]> {
-  const byStream = new Map<string, LedgerEvent[]>();
-  for (const event of events) {
-    const list = byStream.get(event.stream) ?? [];
-    list.push(event);
-    byStream.set(event.stream, list);
-  }
-  return byStream;
 }
