@@ -91,7 +91,13 @@ export interface StreamRange {
   readonly direction?: 'forwards' | 'backwards';
   /** At most this many events (default: all). */
   readonly limit?: number;
-  /** Only events at or before this point. */
+  /**
+   * The stream as it stood at this point: its events up to the first one past the point, in
+   * revision order (forwards, from fromRevision; backwards, the stream's run from revision 0).
+   * A PostgreSQL stream can hold a revision before the one under it in the global order (its
+   * transaction began first and waited for the stream); a run never skips a revision, so the
+   * state folded from it is one the stream really had. Reading stops where the run ends.
+   */
   readonly until?: LogPoint;
 }
 

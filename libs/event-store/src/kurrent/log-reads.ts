@@ -7,26 +7,27 @@ import { KurrentClient } from './kurrent-client.js';
 import { toLogPosition, toReadPosition } from './positions.js';
 
 /**
- * Part of one stream. A position bound ends a forwards read at the first event past it (a
- * stream's revisions follow the log's order); a time bound only filters, so the answer never
- * depends on the server's clock having run forwards.
+ * Part of one stream. A bound ends a forwards read at the first event past it (see
+ * StreamRange.until); backwards with a bound, the run from revision 0 is read and turned round.
  */
 export async function readStreamRange(client: KurrentClient, stream: string, range: StreamRange): Promise<RecordedEvent[]> {
   const backwards = range.direction === 'backwards';
   const limit = range.limit ?? Number.MAX_SAFE_INTEGER;
   if (limit <= 0 || (backwards && range.fromRevision !== undefined && range.fromRevision < 0)) return [];
+  if (backwards && range.until) {
+    const run = await readStreamRange(client, stream, { until: range.until });
+    const last = range.fromRevision ?? Number.MAX_SAFE_INTEGER;
+    return run.filter((event) => event.revision <= last).reverse().slice(0, limit);
+  }
   const fromRevision = range.fromRevision !== undefined ? BigInt(Math.max(0, range.fromRevision)) : backwards ? END : CLIENT_START;
   const events: RecordedEvent[] = [];
   try {
-    // Without a bound, the server stops at the limit; with one, skipped events would count against it.
+    // Without a bound, the server stops at the limit; with one, reading stops at the bound.
     const read = client.readStream(stream, { fromRevision, direction: backwards ? BACKWARDS : FORWARDS, ...(range.until ? {} : { maxCount: limit }) });
     for await (const resolved of read) {
       const recorded = resolved.event && toRecordedEvent(resolved.event);
       if (!recorded) continue;
-      if (range.until && !isAtOrBefore(recorded, range.until)) {
-        if (!backwards && 'position' in range.until) break;
-        continue;
-      }
+      if (range.until && !isAtOrBefore(recorded, range.until)) break;
       events.push(recorded);
       if (events.length >= limit) break;
     }

@@ -23,11 +23,11 @@ export function microsToTimestamp(micros: bigint): string {
 }
 
 /** "This es_events row is at or before the point", its values pushed onto `params`. */
-export function pointCondition(point: LogPoint, params: unknown[]): string {
-  if ('time' in point) return `recorded_at <= $${params.push(microsToTimestamp(point.time))}::timestamptz`;
+export function pointCondition(point: LogPoint, params: unknown[], table = ''): string {
+  if ('time' in point) return `(${table}recorded_at <= $${params.push(microsToTimestamp(point.time))}::timestamptz)`;
   const commit = params.push(point.position.commit.toString());
   const prepare = params.push(point.position.prepare.toString());
-  return `(transaction_id, position) <= ($${commit}::text::xid8, $${prepare}::bigint)`;
+  return `((${table}transaction_id, ${table}position) <= ($${commit}::text::xid8, $${prepare}::bigint))`;
 }
 
 export async function readStreamRange(pool: Pool, stream: string, range: StreamRange): Promise<RecordedEvent[]> {
@@ -35,7 +35,14 @@ export async function readStreamRange(pool: Pool, stream: string, range: StreamR
   const backwards = range.direction === 'backwards';
   const conditions = ['stream_id = $1'];
   if (range.fromRevision !== undefined) conditions.push(`revision ${backwards ? '<=' : '>='} $${params.push(range.fromRevision)}`);
-  if (range.until) conditions.push(pointCondition(range.until, params));
+  if (range.until) {
+    // The run ends before the first event past the point, found in revision order from where the
+    // run starts (the index on (stream_id, revision) stops there): a read from a snapshot near
+    // the point touches only the events between them, never the rest of a long stream.
+    const start = backwards || range.fromRevision === undefined ? '0' : '$2';
+    conditions.push(`revision < COALESCE((SELECT x.revision FROM es_events x WHERE x.stream_id = $1 AND x.revision >= ${start}
+      AND NOT ${pointCondition(range.until, params, 'x.')} ORDER BY x.revision LIMIT 1), 9223372036854775807)`);
+  }
   const limit = range.limit === undefined ? '' : `LIMIT $${params.push(range.limit)}`;
   const { rows } = await pool.query(
     `SELECT ${EVENT_COLUMNS} FROM es_events WHERE ${conditions.join(' AND ')}
