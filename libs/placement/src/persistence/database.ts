@@ -6,6 +6,7 @@ import { seedStandardNames } from './standard-names.seed.js';
 import { READ_MODELS_SCHEMA, readModelDataSource, underSchemaLock } from './read-model-schema.js';
 import { seedProjectionCheckpoints } from '../../../../projections/runner/checkpoints.js';
 import { providerNameGuard } from '../projector/provider-name-guard.js';
+import { countStatements } from './query-count.js';
 
 export interface Database {
   readonly dataSource: DataSource;
@@ -30,6 +31,7 @@ export async function openDatabase(url: string, poolSize = 10, projections: 'inl
     await seedProjectionCheckpoints(master, ALL_PROJECTIONS);
     return master;
   });
+  countStatements(pool);
   const eventStore = new PostgresEventStore(pool);
   // async: a projector (libs/placement/src/projector) applies the same projections from the log.
   if (projections === 'inline') eventStore.addInlineProjector(inlineProjector(ALL_PROJECTIONS));
