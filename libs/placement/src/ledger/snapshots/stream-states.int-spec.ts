@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import {
-  LogPoint, NewEvent, PostgresEventStore, RecordedEvent, recordedMicros,
+  EventStore, LogPoint, NewEvent, PostgresEventStore, RecordedEvent, recordedMicros,
 } from '../../../../event-store/src/index.js';
+import { KurrentEventStore } from '../../../../event-store/src/kurrent/kurrent-event-store.js';
+import { InMemoryKurrentClient } from '../../../../event-store/src/kurrent/testing/in-memory-kurrent-client.js';
 import { createTestDatabase, TestDatabase } from '../../../../../test/support/database.js';
 import { Database, openDatabase } from '../../persistence/database.js';
 import { CONSUMER_FOLD, PROVIDER_FOLD } from './folds.js';
@@ -25,10 +27,11 @@ jest.setTimeout(60_000);
 
 const SEED = Number(process.env.SNAPSHOT_SEED ?? 20261124);
 
-describe('as_of from stream snapshots (PostgreSQL log and read models)', () => {
+// The snapshots live with the read models in PostgreSQL whichever store keeps the log.
+describe.each(['postgresql', 'kurrentdb'] as const)('as_of from stream snapshots (log in %s)', (logStore) => {
   let testDb: TestDatabase;
   let db: Database;
-  let store: PostgresEventStore;
+  let store: EventStore;
   const rng = random(SEED);
   const providers = [randomUUID(), randomUUID(), randomUUID()].map((uuid) => `provider-${uuid}`);
   const consumers = [randomUUID(), randomUUID()].map((uuid) => `consumer-${uuid}`);
@@ -54,7 +57,8 @@ describe('as_of from stream snapshots (PostgreSQL log and read models)', () => {
   beforeAll(async () => {
     testDb = await createTestDatabase('pl_snapshots');
     db = await openDatabase(testDb.url, 6, 'async');
-    store = new PostgresEventStore(db.pool); // no inline projection: these facts only feed the replays
+    // No inline projection: these facts only feed the replays.
+    store = logStore === 'postgresql' ? new PostgresEventStore(db.pool) : new KurrentEventStore(new InMemoryKurrentClient());
     const heads = new Map<string, number>();
     for (let i = 0; i < 240; i++) {
       // Several streams per append now and then, as a claim writes them.
