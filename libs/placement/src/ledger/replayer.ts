@@ -4,12 +4,15 @@ import { ConsumerState, consumerStream } from '../../../domain/src/consumer/inde
 import { EVENT_STORE, EventStore, LogPoint, LogPosition, START } from '../../../event-store/src/index.js';
 import { AsOf, asOfPoint } from './as-of.js';
 import { rootOf } from './as-of-state.js';
+import { mapLimited } from './map-limited.js';
 import { StreamStates } from './snapshots/stream-states.js';
 import { CONSUMER_FOLD as CONSUMER, PROVIDER_FOLD as PROVIDER } from './snapshots/folds.js';
 
 /** A tree deeper than this is not a tree but a corrupted log; stop walking up. */
 const MAX_DEPTH = 1000;
 const PAGE = 5000;
+/** Streams replayed at once for one request: a share of the pool, not all of it. */
+const PARALLEL = 4;
 
 
 /**
@@ -23,7 +26,7 @@ export class LedgerReplayer {
 
   async providers(uuids: readonly string[], asOf: AsOf): Promise<Map<string, ProviderState>> {
     const until = asOfPoint(asOf);
-    const states = await Promise.all(uuids.map((uuid) => this.states.at(providerStream(uuid), until, PROVIDER)));
+    const states = await mapLimited(uuids, PARALLEL, (uuid) => this.states.at(providerStream(uuid), until, PROVIDER));
     return new Map(uuids.map((uuid, i) => [uuid, states[i]]));
   }
 
@@ -67,6 +70,6 @@ export class LedgerReplayer {
   }
 
   private consumersAt(streams: readonly string[], until: LogPoint): Promise<ConsumerState[]> {
-    return Promise.all(streams.map((stream) => this.states.at(stream, until, CONSUMER)));
+    return mapLimited(streams, PARALLEL, (stream) => this.states.at(stream, until, CONSUMER));
   }
 }
