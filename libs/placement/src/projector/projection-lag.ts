@@ -2,12 +2,13 @@ import type { EventStore, LogPosition, SqlClient } from '../../../event-store/sr
 import { comparePositions } from '../../../event-store/src/index.js';
 
 /** Lags are counted up to here: past it, the figure says "at least" and reading more only costs. */
-export const LAG_COUNT_CAP = 10_000;
+export const LAG_COUNT_CAP = 1_000;
 
 /**
  * Events of the log each projection's checkpoint has not passed yet (readable ones only, at
- * most LAG_COUNT_CAP), read through the store's port so both log stores are measured. One read
- * from the furthest-behind checkpoint serves every projection.
+ * most LAG_COUNT_CAP: the readiness probe only asks whether it is 0), read through the store's
+ * port so both log stores are measured. One read from the furthest-behind checkpoint serves
+ * every projection.
  */
 export async function measureProjectionLag(db: SqlClient, store: EventStore): Promise<Map<string, number>> {
   const { rows } = await db.query<{ projection: string; commit: string; position: string }>(
