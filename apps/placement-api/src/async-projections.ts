@@ -2,7 +2,7 @@ import type { EventStore } from '../../../libs/event-store/src/index.js';
 import type { Database } from '../../../libs/placement/src/index.js';
 import {
   AsyncProjector, awaitingProjections, ProjectionWaiter, storeReader, watchProjectionLag,
-} from '../../../libs/placement/src/projector/index.js';
+} from '../../../projections/runner/async/index.js';
 import { ALL_PROJECTIONS } from '../../../projections/index.js';
 import type { ProjectionsConfig } from './config.js';
 import type { Operations } from './operations/operations.js';

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { openDatabase } from '../../../libs/placement/src/index.js';
-import { AsyncProjector, LogReader, storeReader } from '../../../libs/placement/src/projector/index.js';
+import { AsyncProjector, LogReader, storeReader } from '../../../projections/runner/async/index.js';
 import { ALL_PROJECTIONS } from '../../../projections/index.js';
 import { createLogger } from '../../placement-api/src/operations/logger.js';
 import { projectorSettings } from './settings.js';
