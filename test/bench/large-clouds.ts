@@ -1,4 +1,6 @@
 import { inventoryWithDefaults, UpstreamProvider, UpstreamState } from '../../libs/domain/src/index.js';
+// placeload's flat provider (../shared/reference/perfload-shapes.md), at any count.
+import { FLAT_AGGREGATES, FLAT_QUERY, FLAT_TRAITS } from './shapes.js';
 
 /** A cloud too large to load through the API for every bench run: built as an upstream database and imported. */
 export interface LargeCloud {
@@ -12,13 +14,6 @@ export interface LargeCloud {
 const T = '2025-06-01T12:00:00.000Z';
 const uuid = (kind: number, n: number) => `${kind.toString(16).padStart(8, '0')}-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
 
-// placeload's flat provider (../shared/reference/perfload-shapes.md), at any count.
-const A0 = '14a5c8a3-5a99-4e8f-88be-00d85fcb1c17';
-const A1 = '5d0b3b8b-4c64-4c51-9d58-6b0b0f1b3a11';
-const A2 = 'c3a0e7e2-0d49-4c1e-a5b7-9f3f8a3b2c22';
-const FLAT_AGGREGATES = [[A0], [A0, A1], [A0, A1, A2]];
-const FLAT_TRAITS = [['HW_CPU_X86_AVX2'], ['HW_CPU_X86_AVX2', 'HW_CPU_X86_SSE2'], ['HW_CPU_X86_AVX2', 'HW_CPU_X86_SSE2', 'STORAGE_DISK_SSD']];
-const FLAT_QUERY = `/allocation_candidates?resources=VCPU:1,DISK_GB:10,MEMORY_MB:256&member_of=${A0}&required=HW_CPU_X86_AVX2`;
 
 const provider = (n: number, kind: number, name: string, inventories: UpstreamProvider['inventories'], traits: readonly string[], aggregates: readonly string[]): UpstreamProvider => ({
   uuid: uuid(kind, n), name, generation: 3, parentUuid: null, modifiedAt: T, inventories, inventoriesModifiedAt: T, traits, aggregates,

@@ -34,12 +34,12 @@ const WIDE_CAP = { PLACEMENT_MAX_ALLOCATION_CANDIDATES: '10000' };
 const seconds = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e9;
 
 // perfload-shapes.md: A0 is fixed; A1 and A2 are any fixed uuids.
-const A0 = '14a5c8a3-5a99-4e8f-88be-00d85fcb1c17';
-const A1 = '5d0b3b8b-4c64-4c51-9d58-6b0b0f1b3a11';
-const A2 = 'c3a0e7e2-0d49-4c1e-a5b7-9f3f8a3b2c22';
-const FLAT_AGGREGATES = [[A0], [A0, A1], [A0, A1, A2]];
-const FLAT_TRAITS = [['HW_CPU_X86_AVX2'], ['HW_CPU_X86_AVX2', 'HW_CPU_X86_SSE2'], ['HW_CPU_X86_AVX2', 'HW_CPU_X86_SSE2', 'STORAGE_DISK_SSD']];
-const FLAT_QUERY = `/allocation_candidates?resources=VCPU:1,DISK_GB:10,MEMORY_MB:256&member_of=${A0}&required=HW_CPU_X86_AVX2`;
+export const A0 = '14a5c8a3-5a99-4e8f-88be-00d85fcb1c17';
+export const A1 = '5d0b3b8b-4c64-4c51-9d58-6b0b0f1b3a11';
+export const A2 = 'c3a0e7e2-0d49-4c1e-a5b7-9f3f8a3b2c22';
+export const FLAT_AGGREGATES = [[A0], [A0, A1], [A0, A1, A2]];
+export const FLAT_TRAITS = [['HW_CPU_X86_AVX2'], ['HW_CPU_X86_AVX2', 'HW_CPU_X86_SSE2'], ['HW_CPU_X86_AVX2', 'HW_CPU_X86_SSE2', 'STORAGE_DISK_SSD']];
+export const FLAT_QUERY = `/allocation_candidates?resources=VCPU:1,DISK_GB:10,MEMORY_MB:256&member_of=${A0}&required=HW_CPU_X86_AVX2`;
 
 /** One flat provider, as placeload makes it: create, inventories, aggregates, traits. */
 async function flatProvider(client: BenchClient, i: number): Promise<void> {

@@ -1,14 +1,8 @@
-import { ActiveProvider, capacity } from '../../../../../libs/domain/src/index.js';
+import { ActiveProvider, capacity, Inventory } from '../../../../../libs/domain/src/index.js';
 import type { ProviderIndex, ProviderNode } from '../../../../../libs/placement/src/candidates/index/provider-index.js';
 
 /** One class of one provider: its inventory record and what is taken and left of it. */
-export interface InventoryFigures {
-  readonly total: number;
-  readonly reserved: number;
-  readonly min_unit: number;
-  readonly max_unit: number;
-  readonly step_size: number;
-  readonly allocation_ratio: number;
+export interface InventoryFigures extends Inventory {
   /** (total - reserved) x allocation_ratio, truncated as upstream does. */
   readonly capacity: number;
   readonly used: number;
