@@ -1,4 +1,5 @@
 import { CommitOutcomeUnknown } from '../../../../libs/event-store/src/index.js';
+import { kurrentUnavailable } from '../../../../libs/event-store/src/kurrent/unavailable.js';
 import { PlacementError } from './placement-error.js';
 
 /** How long a client should wait before retrying after the database failed: pools reconnect on the next query. */
@@ -30,6 +31,9 @@ function driverErrors(error: unknown): Array<{ code?: unknown; message?: unknown
 export function databaseFailure(error: unknown): PlacementError | undefined {
   for (const candidate of driverErrors(error)) {
     if (candidate instanceof CommitOutcomeUnknown) return commitOutcomeUnknown();
+    if (kurrentUnavailable(candidate)) {
+      return new PlacementError(503, 'The event log (KurrentDB) is unavailable; retry later.', undefined, { 'retry-after': String(RETRY_AFTER_SECONDS) });
+    }
     const code = typeof candidate.code === 'string' ? candidate.code : '';
     const message = typeof candidate.message === 'string' ? candidate.message : '';
     if (/^22/.test(code)) return new PlacementError(400, `Invalid input: ${message}`);

@@ -1,12 +1,13 @@
 import type { Pool } from 'pg';
 
 /**
- * The connection was lost while COMMIT was on its way: the transaction may have committed (and
- * be replicated) or not. Raised only after asking the database again failed to settle it.
+ * The connection was lost once the write was on its way (PostgreSQL: during COMMIT; KurrentDB: during
+ * the append call): it may have been applied or not. PostgreSQL's adapter raises it only after
+ * asking the database again failed to settle it.
  */
 export class CommitOutcomeUnknown extends Error {
   constructor(cause: unknown) {
-    super(`the connection was lost during COMMIT and the outcome could not be learned: ${(cause as Error)?.message ?? String(cause)}`, { cause });
+    super(`the connection was lost after the write was sent, and its outcome could not be learned: ${(cause as Error)?.message ?? String(cause)}`, { cause });
     this.name = 'CommitOutcomeUnknown';
   }
 }
