@@ -25,13 +25,17 @@ export interface WrittenMark {
 }
 
 /**
- * An error that PostgreSQL itself answered (it carries a SQLSTATE) rolled the transaction back:
- * the outcome is known. Anything else during COMMIT — a reset socket, "Connection terminated" —
- * may have come after the server committed.
+ * An ordinary error PostgreSQL answered to COMMIT (a deferred constraint, a serialization failure)
+ * rolled the transaction back: the outcome is known. Anything else may have come after the server
+ * committed: a reset socket or "Connection terminated" (no SQLSTATE), and the connection-ending
+ * classes — 08 (connection), 57 (a shutdown or termination: a backend told to stop while its
+ * commit waits for the standby has committed locally), 58 and XX (system and internal errors).
  */
 export function outcomeInDoubt(error: unknown): boolean {
-  const code = (error as { code?: unknown })?.code;
-  return !(typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code));
+  // node-postgres's DatabaseError carries the server's severity; Node's own errors (EPIPE) do not.
+  const { code, severity } = (error ?? {}) as { code?: unknown; severity?: unknown };
+  if (typeof code !== 'string' || typeof severity !== 'string') return true;
+  return /^(08|57|58|XX)/.test(code);
 }
 
 /** How long a write whose COMMIT was cut off waits to learn its outcome: about a failover's duration. */
