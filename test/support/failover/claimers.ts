@@ -6,6 +6,8 @@ export interface ClaimRecord {
   readonly provider: string;
   readonly vcpu: number;
   readonly sentAt: number;
+  /** How long the answer took. */
+  readonly ms: number;
   readonly status: number | 'no answer';
   readonly detail?: string;
   /** A 5xx's Retry-After header. */
@@ -41,10 +43,10 @@ export function startClaimers(url: string, providers: readonly string[], clients
       try {
         const reply = await fetch(`${url}/allocations/${consumer}`, { method: 'PUT', headers: HEADERS, body, signal: AbortSignal.timeout(30_000) });
         const text = await reply.text();
-        records.push({ consumer, provider, vcpu, sentAt, status: reply.status, ...(reply.status >= 500 ? { detail: text, retryAfter: reply.headers.get('retry-after') } : {}) });
+        records.push({ consumer, provider, vcpu, sentAt, ms: Date.now() - sentAt, status: reply.status, ...(reply.status >= 500 ? { detail: text, retryAfter: reply.headers.get('retry-after') } : {}) });
         if (reply.status === 503) await new Promise((resolve) => setTimeout(resolve, 200));
       } catch (error) {
-        records.push({ consumer, provider, vcpu, sentAt, status: 'no answer', detail: (error as Error).message });
+        records.push({ consumer, provider, vcpu, sentAt, ms: Date.now() - sentAt, status: 'no answer', detail: (error as Error).message });
       }
     }
   };

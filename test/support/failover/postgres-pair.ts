@@ -33,6 +33,8 @@ async function as(tool: string, args: readonly string[]): Promise<string> {
 
 // fsync=off is safe here: a killed process loses nothing the kernel already has; only a power cut
 // of the machine would, and that is not what is simulated. It keeps the test quick on a busy machine.
+// wal_retrieve_retry_interval: a standby that lost its primary retries every 5 s by default, which
+// a promotion can wait out; Patroni-managed standbys are promoted by their own loop, not timed here.
 const COMMON_SETTINGS = `
 listen_addresses = '127.0.0.1'
 wal_level = replica
@@ -40,6 +42,7 @@ max_wal_senders = 5
 hot_standby = on
 fsync = off
 max_connections = 60
+wal_retrieve_retry_interval = 200ms
 `;
 
 async function startCluster(dataDir: string, port: number, socketDir: string, extra: readonly string[] = []): Promise<void> {
