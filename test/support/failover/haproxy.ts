@@ -43,7 +43,13 @@ export async function startHaproxy(serverPort: number): Promise<Haproxy> {
   let log = '';
   child.stdout!.on('data', (d) => (log += d));
   child.stderr!.on('data', (d) => (log += d));
-  await waitListening(port, () => `${log} (exit ${child.exitCode})`);
+  try {
+    await waitListening(port, () => `${log} (exit ${child.exitCode})`);
+  } catch (error) {
+    child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
   return {
     port,
     switchTo: async (next) => {

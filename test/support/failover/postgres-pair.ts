@@ -78,18 +78,27 @@ export async function startPostgresPair(database: string): Promise<PostgresPair>
   const primaryPort = randomPort();
   let standbyPort = randomPort();
   while (standbyPort === primaryPort) standbyPort = randomPort();
-  await as('initdb', ['-D', primary, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8']);
-  appendAsPostgres(join(primary, 'postgresql.conf'), COMMON_SETTINGS);
-  await startCluster(primary, primaryPort, root);
-  await query(primaryPort, `CREATE DATABASE ${database}`);
-  await as('pg_basebackup', ['-h', '127.0.0.1', '-p', String(primaryPort), '-U', 'postgres', '-D', standby, '-R', '-X', 'stream', '--checkpoint=fast', '--no-sync']);
-  // cluster_name becomes the walreceiver's application_name: the name the primary waits for.
-  await startCluster(standby, standbyPort, root, ['-c', 'cluster_name=standby1']);
-  appendAsPostgres(join(primary, 'postgresql.conf'), "synchronous_standby_names = 'standby1'\n");
-  await as('pg_ctl', ['-D', primary, 'reload']);
-  await waitFor(async () => (await query<{ sync_state: string }>(primaryPort, 'SELECT sync_state FROM pg_stat_replication'))[0]?.sync_state === 'sync', 30_000, 'the standby to stream synchronously');
-
-  let killed = false;
+  const stopBoth = async () => {
+    for (const dir of [standby, primary]) await as('pg_ctl', ['-D', dir, '-m', 'immediate', 'stop']).catch(() => undefined);
+    rmSync(root, { recursive: true, force: true });
+  };
+  try {
+    await as('initdb', ['-D', primary, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8']);
+    appendAsPostgres(join(primary, 'postgresql.conf'), COMMON_SETTINGS);
+    await startCluster(primary, primaryPort, root);
+    await query(primaryPort, `CREATE DATABASE ${database}`);
+    await as('pg_basebackup', ['-h', '127.0.0.1', '-p', String(primaryPort), '-U', 'postgres', '-D', standby, '-R', '-X', 'stream', '--checkpoint=fast', '--no-sync']);
+    // cluster_name becomes the walreceiver's application_name: the name the primary waits for.
+    await startCluster(standby, standbyPort, root, ['-c', 'cluster_name=standby1']);
+    appendAsPostgres(join(primary, 'postgresql.conf'), "synchronous_standby_names = 'standby1'\n");
+    await as('pg_ctl', ['-D', primary, 'reload']);
+    await waitFor(async () => (await query<{ sync_state: string }>(primaryPort, 'SELECT sync_state FROM pg_stat_replication'))[0]?.sync_state === 'sync', 30_000, 'the standby to stream synchronously');
+  } catch (error) {
+    // A half-made pair would outlive the test: stop what started, say where it failed.
+    const logs = ['primary', 'standby'].map((name) => { try { return readFileSync(join(root, `${name}.log`), 'utf8').slice(-2000); } catch { return ''; } });
+    await stopBoth();
+    throw new Error(`${(error as Error).message}\n${logs.join('\n')}`);
+  }
   return {
     primaryPort,
     standbyPort,
@@ -100,16 +109,12 @@ export async function startPostgresPair(database: string): Promise<PostgresPair>
       for (const pid of children) {
         try { process.kill(pid, 'SIGKILL'); } catch { /* already gone */ }
       }
-      killed = true;
     },
     promoteStandby: async () => {
       await as('pg_ctl', ['-D', standby, '-w', '-t', '30', 'promote']);
     },
-    stop: async () => {
-      await as('pg_ctl', ['-D', standby, '-m', 'immediate', 'stop']).catch(() => undefined);
-      if (!killed) await as('pg_ctl', ['-D', primary, '-m', 'immediate', 'stop']).catch(() => undefined);
-      rmSync(root, { recursive: true, force: true });
-    },
+    // pg_ctl stop on the killed primary finds its postmaster gone and changes nothing.
+    stop: stopBoth,
   };
 }
 
