@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { providerNameStream } from '../../libs/domain/src/index.js';
 import { startTestApp, TestApp } from '../support/test-app.js';
 
 /** A write's reply carries the request id its events must show. */
@@ -86,8 +87,10 @@ describe('ledger: the global feed, long-poll and server-sent events', () => {
       expect((await app.request('POST', '/resource_providers', { body: { name: `late-${late}`, uuid: late } })).status).toBe(201);
       const reply = await waiting;
       expect(Date.now() - started).toBeLessThan(10_000);
-      expect(reply.body.events.map((e: any) => [e.type, e.stream])).toEqual([['ResourceProviderCreated', `provider-${late}`]]);
-      expect(reply.body.next).toBe(reply.body.events[0].position);
+      // The creation's one append: the provider's event and its name's reservation.
+      expect(reply.body.events.map((e: any) => [e.type, e.stream])).toEqual([
+        ['ResourceProviderCreated', `provider-${late}`], ['ProviderNameReserved', providerNameStream(`late-${late}`)]]);
+      expect(reply.body.next).toBe(reply.body.events[1].position);
     });
 
     it('long-polls: gives up with nothing after the wait', async () => {

@@ -36,6 +36,22 @@ export function describeEventStoreContract(name: string, open: () => Promise<{ s
       expect(await store.readStream(s)).toHaveLength(1);
     });
 
+    it("names the stream that failed its check, and appends at 'any' revision to new and existing streams", async () => {
+      const [a, b] = [stream('a'), stream('b')];
+      await store.append([{ stream: a, expectedRevision: NO_STREAM, events: [event(1)] }]);
+      const refused = await store.append([
+        { stream: a, expectedRevision: 0, events: [event(2)] }, { stream: b, expectedRevision: 3, events: [event(3)] },
+      ]).catch((error) => error);
+      expect(refused).toBeInstanceOf(WrongExpectedRevision);
+      expect(refused.stream).toBe(b);
+      const result = await store.append([
+        { stream: a, expectedRevision: 'any', events: [event(4)] }, { stream: b, expectedRevision: 'any', events: [event(5), event(6)] },
+      ]);
+      expect(result.revisions).toEqual({ [a]: 1, [b]: 1 });
+      expect((await store.readStream(a)).map((e) => e.data)).toEqual([{ n: 1 }, { n: 4 }]);
+      expect((await store.readStream(b)).map((e) => [e.revision, e.data])).toEqual([[0, { n: 5 }], [1, { n: 6 }]]);
+    });
+
     it('lets exactly one of many concurrent appends at the same revision win', async () => {
       const s = stream();
       await store.append([{ stream: s, expectedRevision: NO_STREAM, events: [event(0)] }]);

@@ -9,6 +9,10 @@ import { outcomeInDoubt, resolveCommit } from './commit-outcome.js';
 
 const DEADLOCK = '40P01';
 const UNIQUE_VIOLATION = '23505';
+/** Raised by es_append (event-store-schema.ts) when a stream is not at the expected revision. */
+const WRONG_REVISION = 'ES409';
+/** es_append's "any revision". */
+const ANY_REVISION = -2;
 
 export interface PostgresEventStoreOptions {
   readonly pollIntervalMs?: number;
@@ -38,19 +42,27 @@ export class PostgresEventStore implements EventStore {
     let revisions: Record<string, number> = {};
     try {
       await client.query('BEGIN');
-      // Only new streams (an import writes thousands per append): one statement, not one each.
-      // Mixed appends keep one statement per stream, so every append locks in the same sorted order.
-      if (ordered.length > 1 && ordered.every((request) => request.expectedRevision === NO_STREAM)) {
-        revisions = await this.createStreams(client, ordered);
-      } else {
-        for (const request of ordered) revisions[request.stream] = await this.advanceStream(client, request);
-      }
-      if (this.projectors.length > 0) {
-        const recorded = await this.insertEvents(client, ordered, revisions);
+      if (this.projectors.length > 0 && !ordered.some((request) => request.expectedRevision === 'any' && request.events.length === 0)) {
+        // The API's appends: checks, heads and events in one round trip (es_append), then the projections.
+        const recorded = await this.appendInOneStatement(client, ordered);
+        revisions = headsOf(ordered, recorded);
         for (const project of this.projectors) await project(client, recorded);
         position = recorded[recorded.length - 1]?.position ?? position;
       } else {
-        position = await this.insertEventsOnly(client, ordered, revisions);
+        // Only new streams (an import writes thousands per append): one statement, not one each.
+        // Mixed appends keep one statement per stream, so every append locks in the same sorted order.
+        if (ordered.length > 1 && ordered.every((request) => request.expectedRevision === NO_STREAM)) {
+          revisions = await this.createStreams(client, ordered);
+        } else {
+          for (const request of ordered) revisions[request.stream] = await this.advanceStream(client, request);
+        }
+        if (this.projectors.length > 0) {
+          const recorded = await this.insertEvents(client, ordered, revisions);
+          for (const project of this.projectors) await project(client, recorded);
+          position = recorded[recorded.length - 1]?.position ?? position;
+        } else {
+          position = await this.insertEventsOnly(client, ordered, revisions);
+        }
       }
       committing = true;
       await client.query('COMMIT');
@@ -71,6 +83,15 @@ export class PostgresEventStore implements EventStore {
     } finally {
       if (!released) client.release();
     }
+  }
+
+  private async appendInOneStatement(client: PoolClient, requests: readonly AppendRequest[]): Promise<RecordedEvent[]> {
+    const [, , types, data, meta] = eventColumns(requests, Object.fromEntries(requests.map((r) => [r.stream, r.events.length - 1])));
+    const { rows } = await client.query(
+      'SELECT * FROM es_append($1::text[], $2::bigint[], $3::int[], $4::text[], $5::jsonb[], $6::jsonb[])',
+      [requests.map((r) => r.stream), requests.map((r) => (r.expectedRevision === 'any' ? ANY_REVISION : r.expectedRevision)),
+        requests.map((r) => r.events.length), types, data, meta]);
+    return rows.map(toRecordedEvent);
   }
 
   /** Moves the stream's head, checking the expected revision in the same statement. */
@@ -215,9 +236,22 @@ function eventColumns(requests: readonly AppendRequest[], revisions: Record<stri
   return [streams, revs, types, data, meta];
 }
 
+/** Each stream's revision after the append: its last event's, or the expected one when it got none. */
+function headsOf(requests: readonly AppendRequest[], recorded: readonly RecordedEvent[]): Record<string, number> {
+  const heads: Record<string, number> = {};
+  // 'any' comes here only with events (append() sends the other case the long way).
+  for (const request of requests) heads[request.stream] = request.expectedRevision === 'any' ? NO_STREAM : request.expectedRevision;
+  for (const event of recorded) if (event.revision > heads[event.stream]) heads[event.stream] = event.revision;
+  return heads;
+}
+
 function translate(error: unknown, requests: readonly AppendRequest[]): unknown {
   const code = (error as { code?: string }).code;
   const constraint = (error as { constraint?: string }).constraint;
+  if (code === WRONG_REVISION) {
+    const stream = (error as { detail?: string }).detail ?? '?';
+    return new WrongExpectedRevision(stream, requests.find((request) => request.stream === stream)?.expectedRevision ?? 'any');
+  }
   // A deadlock or a racing first append to the same stream is a concurrency conflict like any other.
   if (code === DEADLOCK || (code === UNIQUE_VIOLATION && constraint?.startsWith('es_'))) {
     return new WrongExpectedRevision(requests[0]?.stream ?? '?', requests[0]?.expectedRevision ?? 'any');

@@ -34,6 +34,11 @@ export class ProjectTally {
     this.add(held.project, held.totals, -1);
   }
 
+  /** The project a consumer's allocations are charged to; undefined for a consumer holding nothing. */
+  projectOf(consumer: string): string | undefined {
+    return this.consumers.get(consumer)?.project;
+  }
+
   /** Per project, per class, the units held; classes and projects holding nothing are left out. */
   usage(): ReadonlyMap<string, ReadonlyMap<string, number>> {
     return this.projects;
