@@ -135,7 +135,9 @@ suite.each(['inline', 'async'])('a PostgreSQL failover behind haproxy while clai
     // The read models match a replay of the log, and every projection's checkpoint is at its head.
     const verify = await adminJson(databaseUrl, 'verify');
     expect({ code: verify.code, drift: verify.result?.drift }).toEqual({ code: 0, drift: false });
-    for (const projection of await checkpointsAtHead(databaseUrl)) expect(projection).toEqual({ name: projection.name, lag: 0, atHead: true });
+    const checkpoints = await checkpointsAtHead(databaseUrl);
+    expect(checkpoints.length).toBeGreaterThan(0);
+    for (const projection of checkpoints) expect(projection).toEqual({ name: projection.name, lag: 0, atHead: true });
   });
 });
 
