@@ -17,7 +17,6 @@ import { Operations } from './operations/operations.js';
 import { installRequestObserver } from './operations/request-observer.js';
 import { startAsyncProjections } from './async-projections.js';
 import type { EventStore } from '../../../libs/event-store/src/index.js';
-import { storeReader } from '../../../libs/placement/src/projector/index.js';
 import { backfillProviderNames } from '../../../libs/placement/src/providers/provider-name-backfill.js';
 
 export interface RunningApp {
@@ -49,7 +48,7 @@ export async function createApp(
   }
   const opened = await openDatabase(databaseUrl, config.dbPoolSize, config.projections.mode);
   const projections = config.projections.mode === 'async'
-    ? await startAsyncProjections(config.projections, databaseUrl, opened, operations, log && storeReader(log))
+    ? await startAsyncProjections(config.projections, databaseUrl, opened, operations, log ?? opened.eventStore)
     : undefined;
   // Before serving: a log from before the name streams gets them once, or a name could be taken twice.
   const backfilled = await backfillProviderNames(log ?? opened.eventStore, opened.pool).catch(async (error: unknown) => {

@@ -55,7 +55,7 @@ export class PlacementMetrics implements AppendObserver {
 
   readonly projectionLag = new Gauge({
     name: 'placement_projection_lag_events',
-    help: 'Events in the log a projection has not applied yet (always 0 for inline projections)',
+    help: 'Events in the log a projection has not applied yet, counted up to 1000 (always 0 for inline projections)',
     labelNames: ['projection'] as const,
     registers: [this.registry],
   });

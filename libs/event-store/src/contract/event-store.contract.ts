@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EventStore, NO_STREAM, RecordedEvent, START, WrongExpectedRevision, comparePositions } from '../port.js';
+import { describeReadSideContract } from './read-side.contract.js';
 
 /** The behaviour every adapter of the port must show; run by each adapter's int-spec. */
 export function describeEventStoreContract(name: string, open: () => Promise<{ store: EventStore; close(): Promise<void> }>) {
@@ -119,6 +120,8 @@ export function describeEventStoreContract(name: string, open: () => Promise<{ s
       expect((await store.readStream(a)).length).toBe(won);
       expect((await store.readStream(b)).length).toBe(won);
     });
+
+    describeReadSideContract(() => store);
 
     it('a reader following the global order during concurrent appends sees every event exactly once, in a stable order', async () => {
       const tag = randomUUID();

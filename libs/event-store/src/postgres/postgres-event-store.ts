@@ -1,10 +1,12 @@
 import type { Pool, PoolClient } from 'pg';
 import {
-  AppendRequest, AppendResult, EventStore, LogPosition, NO_STREAM, RecordedEvent, Subscription, WrongExpectedRevision,
+  AppendRequest, AppendResult, EventStore, GlobalFilter, LogPosition, NO_STREAM, RecordedEvent, StreamRange, Subscription,
+  WrongExpectedRevision,
 } from '../port.js';
 import { EVENT_STORE_SCHEMA } from './event-store-schema.js';
 import { InlineProjector } from './sql-client.js';
-import { toRecordedEvent } from './rows.js';
+import { filterConditions, readHead, readRequest, readStreamRange } from './log-reads.js';
+import { EVENT_COLUMNS, toRecordedEvent } from './rows.js';
 import { outcomeInDoubt, resolveCommit } from './commit-outcome.js';
 
 const DEADLOCK = '40P01';
@@ -138,7 +140,7 @@ export class PostgresEventStore implements EventStore {
     const { rows } = await client.query(
       `INSERT INTO es_events (stream_id, revision, type, data, metadata)
        SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::jsonb[], $5::jsonb[])
-       RETURNING position, transaction_id, stream_id, revision, type, data, metadata, recorded_at`,
+       RETURNING ${EVENT_COLUMNS}`,
       columns,
     );
     return rows.map(toRecordedEvent).sort((a, b) => (a.position.prepare < b.position.prepare ? -1 : 1));
@@ -162,14 +164,27 @@ export class PostgresEventStore implements EventStore {
 
   async readStream(stream: string, fromRevision = 0): Promise<RecordedEvent[]> {
     const { rows } = await this.pool.query(
-      `SELECT position, transaction_id, stream_id, revision, type, data, metadata, recorded_at
-       FROM es_events WHERE stream_id = $1 AND revision >= $2 ORDER BY revision`,
+      `SELECT ${EVENT_COLUMNS} FROM es_events WHERE stream_id = $1 AND revision >= $2 ORDER BY revision`,
       [stream, fromRevision],
     );
     return rows.map(toRecordedEvent);
   }
 
-  async readAll(from: LogPosition, limit: number): Promise<RecordedEvent[]> {
+  readStreamRange(stream: string, range: StreamRange): Promise<RecordedEvent[]> {
+    return readStreamRange(this.pool, stream, range);
+  }
+
+  head(): Promise<LogPosition> {
+    return readHead(this.pool);
+  }
+
+  readRequest(requestId: string): Promise<RecordedEvent[]> {
+    return readRequest(this.pool, requestId);
+  }
+
+  async readAll(from: LogPosition, limit: number, filter?: GlobalFilter): Promise<RecordedEvent[]> {
+    const params: unknown[] = [from.commit.toString(), from.prepare.toString(), limit];
+    const filtered = filterConditions(filter, params);
     // Only transactions older than every one of THIS database still in flight are read, so a slow
     // writer with a smaller transaction id can never be overtaken and skipped. Other databases'
     // transactions never write this log, so they must not hold its readers back (a long one would
@@ -186,12 +201,12 @@ export class PostgresEventStore implements EventStore {
                WHERE datname IS DISTINCT FROM current_database() AND backend_xid IS NOT NULL)),
            pg_snapshot_xmax(s)) AS below
          FROM pg_current_snapshot() AS s)
-       SELECT position, transaction_id, stream_id, revision, type, data, metadata, recorded_at
+       SELECT ${EVENT_COLUMNS}
        FROM es_events, horizon
        WHERE transaction_id < horizon.below
-         AND (transaction_id, position) > ($1::text::xid8, $2::bigint)
+         AND (transaction_id, position) > ($1::text::xid8, $2::bigint)${filtered}
        ORDER BY transaction_id, position LIMIT $3`,
-      [from.commit.toString(), from.prepare.toString(), limit],
+      params,
     );
     return rows.map(toRecordedEvent);
   }

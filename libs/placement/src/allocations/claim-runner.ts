@@ -7,7 +7,7 @@ import { WrongExpectedRevision } from '../../../event-store/src/index.js';
 import { Caller } from '../shared/caller.js';
 import { Attempt, CommandRunner } from '../shared/command-runner.js';
 import { KeyedLock } from '../shared/keyed-lock.js';
-import { MAX_ATTEMPTS, StreamWriter } from '../shared/stream-writer.js';
+import { Loaded, MAX_ATTEMPTS, StreamWriter } from '../shared/stream-writer.js';
 
 export interface ClaimPlan {
   readonly consumers: readonly string[];
@@ -46,18 +46,25 @@ export class ClaimRunner {
 
   async run(plan: ClaimPlan, caller: Caller): Promise<void> {
     // Claims touching the same streams take turns in this process instead of racing each other.
-    return this.turns.run(await this.streamsOf(plan), () => this.decideAndAppend(plan, caller));
+    const { streams, consumers } = await this.streamsOf(plan);
+    return this.turns.run(streams, () => this.decideAndAppend(plan, caller, consumers));
   }
 
-  /** The streams a claim will likely touch, from the states as they are now. */
-  private async streamsOf(plan: ClaimPlan): Promise<string[]> {
-    const consumers = await Promise.all(plan.consumers.map((uuid) =>
+  /** The streams a claim will likely touch, from the consumers as they are now (kept for the first attempt). */
+  private async streamsOf(plan: ClaimPlan): Promise<{ streams: string[]; consumers: Map<string, Loaded<unknown>> }> {
+    const loaded = await Promise.all(plan.consumers.map((uuid) =>
       this.writer.load<ConsumerState, ConsumerEvent>(consumerStream(uuid), evolveConsumer, initialConsumerState)));
-    const states = Object.fromEntries(plan.consumers.map((uuid, i) => [uuid, consumers[i].state]));
-    return [...plan.consumers.map(consumerStream), ...plan.providers(states).map(providerStream)];
+    const states = Object.fromEntries(plan.consumers.map((uuid, i) => [uuid, loaded[i].state]));
+    const streams = [...plan.consumers.map(consumerStream), ...plan.providers(states).map(providerStream)];
+    return { streams, consumers: new Map(plan.consumers.map((uuid, i) => [consumerStream(uuid), loaded[i]])) };
   }
 
-  private async decideAndAppend(plan: ClaimPlan, caller: Caller): Promise<void> {
+  /**
+   * A consumer read before this claim's turn came is at least as fresh as what its client knew
+   * when it sent the request, so a refusal decided on it is one a fresh read would decide too;
+   * anything newer makes the append fail its revision check, and the next attempt reads again.
+   */
+  private async decideAndAppend(plan: ClaimPlan, caller: Caller, preloaded: Map<string, Loaded<unknown>>): Promise<void> {
     try {
       await this.commands.run(caller, async (attempt) => {
         const consumers = await loadAll(attempt, plan.consumers, consumerStream, CONSUMER);
@@ -65,7 +72,7 @@ export class ClaimRunner {
         const decision = await plan.decide({ consumers, providers });
         for (const [uuid, events] of Object.entries(decision.consumers)) attempt.write(consumerStream(uuid), events);
         for (const [uuid, events] of Object.entries(decision.providers)) attempt.write(providerStream(uuid), events);
-      }, { attempts: this.attempts, metadata: plan.metadata });
+      }, { attempts: this.attempts, metadata: plan.metadata, preloaded });
     } catch (error) {
       if (error instanceof WrongExpectedRevision) {
         throw conflict(

@@ -32,7 +32,7 @@ export async function openDatabase(url: string, poolSize = 10, projections: 'inl
   });
   countStatements(pool);
   const eventStore = new PostgresEventStore(pool);
-  // async: a projector (libs/placement/src/projector) applies the same projections from the log.
+  // async: a projector (projections/runner/async) applies the same projections from the log.
   if (projections === 'inline') eventStore.addInlineProjector(inlineProjector(ALL_PROJECTIONS));
   return { dataSource, pool, eventStore, close: () => dataSource.destroy() };
 }

@@ -2,15 +2,10 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { EVENT_STORE_SCHEMA } from '../../../event-store/src/index.js';
 import { MIGRATIONS } from '../../../../projections/index.js';
+// Named in the projection runtime, which connects to the read models on its own.
+import { READ_MODELS_SCHEMA, searchPathOption } from '../../../../projections/runner/read-model-schema-name.js';
 
-/**
- * The read models live in a schema of their own, beside the log's es_* tables in public, so a
- * rebuild can fill a fresh schema and swap it in by renaming, without touching the log.
- */
-export const READ_MODELS_SCHEMA = 'read_models';
-
-/** Unqualified rm_* names resolve in `schema`, es_* names fall through to public: no query names a schema. */
-export const searchPathOption = (schema: string) => `-c search_path=${schema},public`;
+export { READ_MODELS_SCHEMA, searchPathOption };
 
 /** How long the pool waits for a new connection before the request fails as "database unavailable". */
 export const CONNECT_TIMEOUT_MS = 10_000;

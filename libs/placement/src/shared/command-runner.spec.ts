@@ -47,6 +47,39 @@ describe('CommandRunner', () => {
     expect((await store.readStream('counter-a')).map((e) => e.data)).toEqual([{ n: 99 }, { n: 1 }]);
   });
 
+  it('decides its first attempt on preloaded state without reading it again, and reads afresh once that state lost a race', async () => {
+    const writer = new StreamWriter(store);
+    runner = new CommandRunner(writer);
+    await store.append([{ stream: 'counter-a', expectedRevision: 'any', events: [ticked(0)] }]);
+    const preloaded = new Map([['counter-a', await writer.load('counter-a', COUNTER.evolve, COUNTER.initialState)]]);
+    // Someone else writes after the preload: the first attempt decides on 1, its append fails, the second reads 2.
+    await store.append([{ stream: 'counter-a', expectedRevision: 'any', events: [ticked(1)] }]);
+    const reads = jest.spyOn(store, 'readStream');
+    const seen: number[] = [];
+    await runner.run(CALLER, async (attempt) => {
+      const n = await attempt.load('counter-a', COUNTER);
+      seen.push(n);
+      attempt.write('counter-a', [ticked(n)]);
+    }, { preloaded });
+    expect(seen).toEqual([1, 2]);
+    expect(reads).toHaveBeenCalledTimes(1);
+    expect((await store.readStream('counter-a')).map((e) => e.data)).toEqual([{ n: 0 }, { n: 1 }, { n: 2 }]);
+  });
+
+  it('refuses, or writes nothing, only on freshly read state, never on preloaded state alone', async () => {
+    const writer = new StreamWriter(store);
+    runner = new CommandRunner(writer);
+    await store.append([{ stream: 'counter-a', expectedRevision: 'any', events: [ticked(0)] }]);
+    const preloaded = () => new Map([['counter-a', { state: 0, revision: -1 }]]);
+    const refusal = runner.run(CALLER, async (attempt) => {
+      if ((await attempt.load('counter-a', COUNTER)) === 0) throw conflict('stale');
+      return 'fresh';
+    }, { preloaded: preloaded() });
+    await expect(refusal).resolves.toBe('fresh');
+    const nothing = await runner.run(CALLER, async (attempt) => String(await attempt.load('counter-a', COUNTER)), { preloaded: preloaded() });
+    expect(nothing).toBe('1');
+  });
+
   it('gives up after the bounded number of attempts with the internal conflict', async () => {
     let attempts = 0;
     const losing = runner.run(CALLER, async (attempt) => {

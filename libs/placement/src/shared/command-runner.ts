@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppendRequest, EventMetadata } from '../../../event-store/src/index.js';
 import { Caller, metadataOf } from './caller.js';
-import { MAX_ATTEMPTS, StreamWriter } from './stream-writer.js';
+import { Loaded, MAX_ATTEMPTS, StreamWriter } from './stream-writer.js';
 
 /** How a stream type's state is rebuilt from its events: the evolve and initial state of its decider. */
 export interface StreamType<State, Event> {
@@ -20,7 +20,9 @@ export class Attempt {
   private readonly loaded = new Map<string, { state: unknown; revision: number }>();
   private readonly decided = new Map<string, Fact[]>();
 
-  constructor(private readonly writer: StreamWriter) {}
+  constructor(private readonly writer: StreamWriter, preloaded?: ReadonlyMap<string, Loaded<unknown>>) {
+    for (const [stream, loaded] of preloaded ?? []) this.loaded.set(stream, loaded);
+  }
 
   /** A stream loaded twice in one attempt answers the same state: one decision, one snapshot of each stream. */
   async load<State, Event>(stream: string, type: StreamType<State, Event>): Promise<State> {
@@ -48,6 +50,12 @@ export interface RunOptions {
   readonly attempts?: number;
   /** Added to every event's metadata, beside who asked. */
   readonly metadata?: Readonly<Record<string, string>>;
+  /**
+   * Streams the caller loaded moments before, for the first attempt to decide on without reading
+   * them again (a round trip each). Safe: the append checks the revision they were loaded at, a
+   * lost race is decided again on freshly read state, and so is a refusal.
+   */
+  readonly preloaded?: ReadonlyMap<string, Loaded<unknown>>;
 }
 
 /**
@@ -63,10 +71,25 @@ export class CommandRunner {
 
   async run<Outcome>(caller: Caller, decide: (attempt: Attempt) => Promise<Outcome>, options: RunOptions = {}): Promise<Outcome> {
     const metadata = { ...metadataOf(caller), ...options.metadata };
-    const { outcome } = await this.writer.execute(async () => {
-      const attempt = new Attempt(this.writer);
+    let preloaded = options.preloaded;
+    const plan = async (seed?: ReadonlyMap<string, Loaded<unknown>>) => {
+      const attempt = new Attempt(this.writer, seed);
       const outcome = await decide(attempt);
       return { appends: attempt.appends(metadata), outcome };
+    };
+    const { outcome } = await this.writer.execute(async () => {
+      const seed = preloaded;
+      preloaded = undefined;
+      if (!seed) return plan();
+      // A refusal decided on preloaded state mixed with fresh state may name the wrong cause
+      // (a capacity error where the consumer's generation moved on), and a decision to write
+      // nothing is checked by no append: only fresh state refuses or answers without writing.
+      try {
+        const planned = await plan(seed);
+        return planned.appends.some((append) => append.events.length > 0) ? planned : plan();
+      } catch {
+        return plan();
+      }
     }, options.attempts ?? MAX_ATTEMPTS);
     return outcome;
   }

@@ -1,5 +1,5 @@
-import { LogPosition, RecordedEvent } from '../../../event-store/src/index.js';
-import type { Projection } from '../../../../projections/runner/projection.js';
+import { LogPosition, RecordedEvent } from '../../../libs/event-store/src/index.js';
+import type { Projection } from '../projection.js';
 import { planBatch, resumePosition } from './batch-plan.js';
 
 const at = (commit: number, prepare: number): LogPosition => ({ commit: BigInt(commit), prepare: BigInt(prepare) });

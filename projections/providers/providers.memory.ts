@@ -1,6 +1,6 @@
-import type { Inventories } from '../../../../domain/src/index.js';
-import { InventoryRow, ReadModelMemory, ReplayEvent } from './read-model-memory.js';
-import { factTime } from '../../../../../projections/runner/fact-time.js';
+import type { Inventories } from '../../libs/domain/src/index.js';
+import { InventoryRow, ReadModelMemory, ReplayEvent } from '../runner/read-model-memory.js';
+import { factTime } from '../runner/fact-time.js';
 
 const uuidOf = (event: ReplayEvent) => event.stream.slice('provider-'.length);
 

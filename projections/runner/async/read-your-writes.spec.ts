@@ -1,4 +1,4 @@
-import { AppendResult, EventStore, LogPosition } from '../../../event-store/src/index.js';
+import { AppendResult, EventStore, LogPosition } from '../../../libs/event-store/src/index.js';
 import { awaitingProjections, behindMessage } from './read-your-writes.js';
 
 const at = (commit: number, prepare: number): LogPosition => ({ commit: BigInt(commit), prepare: BigInt(prepare) });
@@ -9,6 +9,9 @@ function fakeStore(position: LogPosition): EventStore & { appended: number } {
     append: async (): Promise<AppendResult> => { store.appended++; return { position, revisions: { s: 0 } }; },
     readStream: async () => [],
     readAll: async () => [],
+    readStreamRange: async () => [],
+    readRequest: async () => [],
+    head: async () => position,
     subscribe: () => ({ close: async () => undefined }),
   };
   return store;

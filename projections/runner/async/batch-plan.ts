@@ -1,5 +1,5 @@
-import { comparePositions, LogPosition, RecordedEvent } from '../../../event-store/src/index.js';
-import type { Projection } from '../../../../projections/runner/projection.js';
+import { comparePositions, LogPosition, RecordedEvent } from '../../../libs/event-store/src/index.js';
+import type { Projection } from '../projection.js';
 
 export interface ProjectionWork {
   readonly projection: Projection;

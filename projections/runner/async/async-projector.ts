@@ -1,7 +1,7 @@
 import { Client } from 'pg';
-import type { LogPosition } from '../../../event-store/src/index.js';
-import type { Projection } from '../../../../projections/runner/projection.js';
-import { READ_MODELS_SCHEMA, searchPathOption } from '../persistence/read-model-schema.js';
+import type { LogPosition } from '../../../libs/event-store/src/index.js';
+import type { Projection } from '../projection.js';
+import { READ_MODELS_SCHEMA, searchPathOption } from '../read-model-schema-name.js';
 import { applyBatch, BEHIND } from './apply-batch.js';
 import { resumePosition } from './batch-plan.js';
 import { readCheckpoints } from './checkpoint-rows.js';
@@ -13,7 +13,7 @@ export const PROJECTOR_LOCK = "hashtext('placement: projector leader')";
 
 export interface AsyncProjectorOptions {
   readonly url: string;
-  /** databaseLocalReader(pool) for the PostgreSQL log. */
+  /** storeReader(store): the store's gap-free reader. */
   readonly read: LogReader;
   readonly projections: readonly Projection[];
   readonly batchSize?: number;

@@ -1,5 +1,5 @@
-import { ReadModelMemory, ReplayEvent } from './read-model-memory.js';
-import { factTime } from '../../../../../projections/runner/fact-time.js';
+import { ReadModelMemory, ReplayEvent } from '../runner/read-model-memory.js';
+import { factTime } from '../runner/fact-time.js';
 
 /** projections/resource-classes in memory: a rename keeps the id; ids are spent as nextval spends them. */
 export function replayResourceClassEvent(memory: ReadModelMemory, event: ReplayEvent): void {
@@ -21,15 +21,5 @@ export function replayResourceClassEvent(memory: ReadModelMemory, event: ReplayE
     case 'ResourceClassDeleted':
       memory.customClasses.delete(data.name);
       return;
-  }
-}
-
-/** projections/traits in memory. */
-export function replayTraitEvent(memory: ReadModelMemory, event: ReplayEvent): void {
-  const name: string = event.data.name;
-  if (event.type === 'TraitCreated') {
-    if (!memory.customTraits.has(name)) memory.customTraits.set(name, factTime(event));
-  } else if (event.type === 'TraitDeleted') {
-    memory.customTraits.delete(name);
   }
 }

@@ -1,5 +1,5 @@
-import { ReadModelMemory, ReplayEvent } from './read-model-memory.js';
-import { factTime } from '../../../../../projections/runner/fact-time.js';
+import { ReadModelMemory, ReplayEvent } from '../runner/read-model-memory.js';
+import { factTime } from '../runner/fact-time.js';
 
 /** projections/allocations in memory: consumers, their rows, and the generations claims move. */
 export function replayAllocationEvent(memory: ReadModelMemory, event: ReplayEvent): void {
