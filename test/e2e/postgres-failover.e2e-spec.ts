@@ -132,7 +132,10 @@ suite.each(['inline', 'async'])('a PostgreSQL failover behind haproxy while clai
 
     // The log on the new primary: every stream's revisions gap-free and unique, each event once.
     expect(await logIntegrity(databaseUrl)).toEqual({ broken_streams: 0, duplicate_positions: 0 });
-    // The read models match a replay of the log, and every projection's checkpoint is at its head.
+    // The read models match a replay of the log, and every projection's checkpoint is at its head once
+    // one more write has gone through (inline checkpoints skip a row a concurrent append holds, so
+    // under the clients' load they may trail by a few events by design).
+    await call('POST', '/resource_providers', { name: `failover-after-${projections}` });
     const verify = await adminJson(databaseUrl, 'verify');
     expect({ code: verify.code, drift: verify.result?.drift }).toEqual({ code: 0, drift: false });
     const checkpoints = await checkpointsAtHead(databaseUrl);
