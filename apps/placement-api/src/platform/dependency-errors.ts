@@ -1,3 +1,5 @@
+import { CommitOutcomeUnknown } from '../../../../libs/event-store/src/index.js';
+import { kurrentUnavailable } from '../../../../libs/event-store/src/kurrent/unavailable.js';
 import { PlacementError } from './placement-error.js';
 
 /** How long a client should wait before retrying after the database failed: pools reconnect on the next query. */
@@ -28,6 +30,10 @@ function driverErrors(error: unknown): Array<{ code?: unknown; message?: unknown
  */
 export function databaseFailure(error: unknown): PlacementError | undefined {
   for (const candidate of driverErrors(error)) {
+    if (candidate instanceof CommitOutcomeUnknown) return commitOutcomeUnknown();
+    if (kurrentUnavailable(candidate)) {
+      return new PlacementError(503, 'The event log (KurrentDB) is unavailable; retry later.', undefined, { 'retry-after': String(RETRY_AFTER_SECONDS) });
+    }
     const code = typeof candidate.code === 'string' ? candidate.code : '';
     const message = typeof candidate.message === 'string' ? candidate.message : '';
     if (/^22/.test(code)) return new PlacementError(400, `Invalid input: ${message}`);
@@ -36,4 +42,16 @@ export function databaseFailure(error: unknown): PlacementError | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * The write's COMMIT was sent and its connection lost, and asking the database again did not tell
+ * whether it was applied (a failover still under way). Still a 503 — the client must look before
+ * it retries — but one that says the write may stand and how to find out: the events of a write
+ * carry its request id.
+ */
+export function commitOutcomeUnknown(): PlacementError {
+  return new PlacementError(503, 'The outcome of this write is unknown: the database connection was lost while it was being '
+    + 'committed, and it may have been applied. Check before retrying: GET the resource, or GET /ledger/audit/request/{request_id} '
+    + 'with the request_id of this answer lists what the write recorded.', undefined, { 'retry-after': String(RETRY_AFTER_SECONDS) });
 }

@@ -3,6 +3,7 @@ import {
   AppendRequest, AppendResult, EventStore, GlobalFilter, LogPosition, RecordedEvent, START, StreamRange, Subscription,
 } from '../port.js';
 import { toAppendResult, toAppendStreamRequests, translateAppendError } from './append-mapping.js';
+import { appendOutcome } from './unavailable.js';
 import { assertMultiStreamAppend } from './capabilities.js';
 import { toRecordedEvent } from './event-mapping.js';
 import { KurrentClient, connectKurrent } from './kurrent-client.js';
@@ -43,7 +44,7 @@ export class KurrentEventStore implements EventStore {
     try {
       return toAppendResult(await this.client.multiStreamAppend(session));
     } catch (error) {
-      throw translateAppendError(error, requests);
+      throw appendOutcome(translateAppendError(error, requests));
     }
   }
 

@@ -7,6 +7,7 @@ import { EVENT_STORE_SCHEMA } from './event-store-schema.js';
 import { InlineProjector } from './sql-client.js';
 import { filterConditions, readHead, readRequest, readStreamRange } from './log-reads.js';
 import { EVENT_COLUMNS, toRecordedEvent } from './rows.js';
+import { outcomeInDoubt, resolveCommit } from './commit-outcome.js';
 
 const DEADLOCK = '40P01';
 const UNIQUE_VIOLATION = '23505';
@@ -37,10 +38,12 @@ export class PostgresEventStore implements EventStore {
     // A fixed lock order keeps two multi-stream appends from deadlocking each other.
     const ordered = [...requests].sort((a, b) => (a.stream < b.stream ? -1 : a.stream > b.stream ? 1 : 0));
     const client = await this.pool.connect();
+    let committing = false;
+    let released = false;
+    let position: LogPosition = { commit: 0n, prepare: 0n };
+    let revisions: Record<string, number> = {};
     try {
       await client.query('BEGIN');
-      let revisions: Record<string, number> = {};
-      let position: LogPosition = { commit: 0n, prepare: 0n };
       if (this.projectors.length > 0 && !ordered.some((request) => request.expectedRevision === 'any' && request.events.length === 0)) {
         // The API's appends: checks, heads and events in one round trip (es_append), then the projections.
         const recorded = await this.appendInOneStatement(client, ordered);
@@ -63,13 +66,24 @@ export class PostgresEventStore implements EventStore {
           position = await this.insertEventsOnly(client, ordered, revisions);
         }
       }
+      committing = true;
       await client.query('COMMIT');
       return { position, revisions };
     } catch (error) {
+      if (committing && position.commit > 0n && outcomeInDoubt(error)) {
+        // The socket died with COMMIT sent: answering "failed" could deny a claim that holds.
+        client.release(true);
+        released = true;
+        const last = ordered.filter((request) => request.events.length > 0).at(-1)!;
+        const mark = { stream: last.stream, revision: revisions[last.stream], transactionId: position.commit,
+          metadata: JSON.stringify(last.events[last.events.length - 1]?.metadata ?? {}) };
+        if (await resolveCommit(this.pool, mark, error) === 'committed') return { position, revisions };
+        throw error;
+      }
       await client.query('ROLLBACK').catch(() => undefined);
       throw translate(error, ordered);
     } finally {
-      client.release();
+      if (!released) client.release();
     }
   }
 

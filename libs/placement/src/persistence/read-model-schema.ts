@@ -20,8 +20,20 @@ export function readModelDataSource(url: string, schema: string, poolSize: numbe
     migrationsTableName: 'rm_migrations',
     // A connection that cannot be made in 10 s fails (a 503) instead of holding its request for
     // good; keep-alive lets a dead peer's socket be noticed rather than waited on.
-    extra: { max: poolSize, options: searchPathOption(schema), connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true },
+    extra: {
+      max: poolSize, options: searchPathOption(schema), connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true, onConnect: handleConnectionLoss,
+    },
   });
+}
+
+/**
+ * pg-pool listens for 'error' only on idle clients: a connection that dies while checked out (an
+ * append's transaction when the primary is killed) would emit an unhandled 'error' and end the
+ * process. The loss still reaches the caller (the query in flight rejects, the next one finds the
+ * client not queryable) and release() then drops the client, so the listener need do nothing.
+ */
+export function handleConnectionLoss(client: { on(event: 'error', listener: () => void): unknown }): void {
+  client.on('error', () => undefined);
 }
 
 /** Held while the schemas change: by a starting server and by a rebuild's swap. */

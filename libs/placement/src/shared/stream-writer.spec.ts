@@ -26,3 +26,29 @@ describe('StreamWriter.execute: bounded attempts against racing writers', () => 
     expect(MAX_ATTEMPTS).toBe(10);
   });
 });
+
+describe('StreamWriter.load: a cache ahead of the log', () => {
+  it('is dropped when a lost race finds no newer event (the log lost commits this process read: a failover)', async () => {
+    // The log held revisions 0..2, then lost 2 (a standby promoted without it).
+    let log = [0, 1, 2];
+    const store = {
+      readStream: async (_: string, from: number) => log.filter((r) => r >= from).map((revision) => ({ revision, type: 'X', data: { revision } })),
+      append: async (requests: Array<{ expectedRevision: number }>) => {
+        if (requests[0].expectedRevision !== log.length - 1) throw new WrongExpectedRevision('provider-1', requests[0].expectedRevision);
+        log = [...log, log.length];
+        return { position: { commit: 1n, prepare: 1n }, revisions: { 'provider-1': log.length - 1 } };
+      },
+    } as unknown as EventStore;
+    const writer = new StreamWriter(store);
+    const evolve = (count: number) => count + 1;
+    expect((await writer.load('provider-1', evolve, () => 0)).revision).toBe(2);
+    log = [0, 1];
+    const planned = async () => {
+      const { revision } = await writer.load('provider-1', evolve, () => 0);
+      return { appends: [{ stream: 'provider-1', expectedRevision: revision, events: [{ type: 'X', data: {} }] }], outcome: revision };
+    };
+    const { outcome } = await writer.execute(planned as any);
+    expect(outcome).toBe(1);
+    expect(log).toEqual([0, 1, 2]);
+  });
+});

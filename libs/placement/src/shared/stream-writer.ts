@@ -19,6 +19,8 @@ export const MAX_ATTEMPTS = 10;
 @Injectable()
 export class StreamWriter {
   private readonly cache = new Map<string, CacheEntry>();
+  /** Streams whose append lost a race: their next load must find newer events. */
+  private readonly contested = new Set<string>();
 
   constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
 
@@ -26,7 +28,15 @@ export class StreamWriter {
     const cached = this.cache.get(stream) as { revision: number; state: State } | undefined;
     let state = cached?.state ?? initial();
     let revision = cached?.revision ?? -1;
-    const newer = await this.store.readStream(stream, revision + 1);
+    let newer = await this.store.readStream(stream, revision + 1);
+    if (this.contested.delete(stream) && cached && newer.length === 0) {
+      // A race lost to nobody: the log is behind this cache (a failover onto a standby that never
+      // got a commit this process read), so the cache is dropped rather than conflict forever.
+      state = initial();
+      revision = -1;
+      newer = await this.store.readStream(stream, 0);
+      this.cache.delete(stream);
+    }
     for (const event of newer) {
       state = evolve(state, { type: event.type, data: event.data } as Event);
       revision = event.revision;
@@ -47,7 +57,9 @@ export class StreamWriter {
         const result = await this.store.append(nonEmpty);
         return { outcome, result };
       } catch (error) {
-        if (!(error instanceof WrongExpectedRevision) || attempt >= maxAttempts) throw error;
+        if (!(error instanceof WrongExpectedRevision)) throw error;
+        this.contested.add(error.stream);
+        if (attempt >= maxAttempts) throw error;
       }
     }
   }

@@ -1,0 +1,79 @@
+import type { Pool } from 'pg';
+
+/**
+ * The connection was lost once the write was on its way (PostgreSQL: during COMMIT; KurrentDB: during
+ * the append call): it may have been applied or not. PostgreSQL's adapter raises it only after
+ * asking the database again failed to settle it.
+ */
+export class CommitOutcomeUnknown extends Error {
+  constructor(cause: unknown) {
+    super(`the connection was lost after the write was sent, and its outcome could not be learned: ${(cause as Error)?.message ?? String(cause)}`, { cause });
+    this.name = 'CommitOutcomeUnknown';
+  }
+}
+
+/**
+ * One event the transaction inserted, recognisable in the log: its stream and revision, the
+ * writing transaction's id, and its metadata (which holds the request id, so a transaction
+ * that reuses the same id on a promoted standby is not mistaken for this one).
+ */
+export interface WrittenMark {
+  readonly stream: string;
+  readonly revision: number;
+  readonly transactionId: bigint;
+  readonly metadata: string;
+}
+
+/**
+ * An ordinary error PostgreSQL answered to COMMIT (a deferred constraint, a serialization failure)
+ * rolled the transaction back: the outcome is known. Anything else may have come after the server
+ * committed: a reset socket or "Connection terminated" (no SQLSTATE), and the connection-ending
+ * classes — 08 (connection), 57 (a shutdown or termination: a backend told to stop while its
+ * commit waits for the standby has committed locally), 58 and XX (system and internal errors).
+ */
+export function outcomeInDoubt(error: unknown): boolean {
+  // node-postgres's DatabaseError carries the server's severity; Node's own errors (EPIPE) do not.
+  const { code, severity } = (error ?? {}) as { code?: unknown; severity?: unknown };
+  if (typeof code !== 'string' || typeof severity !== 'string') return true;
+  return /^(08|57|58|XX)/.test(code);
+}
+
+/** How long a write whose COMMIT was cut off waits to learn its outcome: about a failover's duration. */
+const RESOLVE_WITHIN_MS = 6000;
+const PAUSE_MS = 300;
+
+/**
+ * Asks the database (a new pooled connection: through a failover proxy, possibly a new primary)
+ * whether the transaction committed. Its event visible in the log means
+ * yes. Not visible, with PostgreSQL saying the transaction id finished (aborted, or committed as
+ * someone else's after a failover reused it), means it never will be. 'in progress' (a commit
+ * waiting for its synchronous standby) or an unreachable database are asked again a few times,
+ * then the doubt is reported as such: never as a failure that may be false.
+ */
+export async function resolveCommit(
+  pool: Pool, mark: WrittenMark, cause: unknown, withinMs = RESOLVE_WITHIN_MS,
+): Promise<'committed' | 'not committed'> {
+  const deadline = Date.now() + withinMs;
+  for (let attempt = 0; Date.now() < deadline; attempt++) {
+    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
+    try {
+      const { rows } = await withDeadline(deadline, pool.query<{ applied: boolean; status: string | null }>(
+        `SELECT EXISTS (SELECT 1 FROM es_events WHERE stream_id = $1 AND revision = $2 AND transaction_id = $3::text::xid8 AND metadata = $4::jsonb) AS applied,
+                CASE WHEN $3::text::xid8 < pg_snapshot_xmax(pg_current_snapshot()) THEN pg_xact_status($3::text::xid8) END AS status`,
+        [mark.stream, mark.revision, mark.transactionId.toString(), mark.metadata]));
+      if (rows[0].applied) return 'committed';
+      if (rows[0].status === 'aborted' || rows[0].status === 'committed') return 'not committed';
+    } catch { /* the database is still away: ask again */ }
+  }
+  throw new CommitOutcomeUnknown(cause);
+}
+
+/** A connection attempt may hang for the pool's whole connect time-out: the answer cannot wait that long. */
+function withDeadline<T>(deadline: number, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('no answer in time')), Math.max(0, deadline - Date.now()));
+  });
+  work.catch(() => undefined);
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
