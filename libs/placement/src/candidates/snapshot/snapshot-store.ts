@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { LogPosition, SqlClient } from '../../../../event-store/src/index.js';
 
+
 /** Where a stored snapshot stands in the log. */
 export interface SnapshotHead {
   readonly id: string;
