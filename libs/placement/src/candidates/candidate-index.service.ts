@@ -35,6 +35,8 @@ export class CandidateIndexService implements OnModuleInit {
   private storedEvents = 0;
   private snapshotting = false;
   private readonly snapshots: CandidateSnapshotStore;
+  /** How this process's view began: events read from a snapshot (0 without one) and from the log. */
+  startedFrom = { snapshotEvents: 0, logEvents: 0 };
   /** Every transaction with a smaller id has been applied. */
   private covered = 0n;
   private draining: Promise<void> | null = null;
@@ -57,12 +59,15 @@ export class CandidateIndexService implements OnModuleInit {
       this.storedEvents = loaded.events;
     }
     await this.current();
+    this.startedFrom = { snapshotEvents: loaded?.events ?? 0, logEvents: this.events - (loaded?.events ?? 0) };
     this.logger.log(`candidate index ready in ${Math.round(performance.now() - started)} ms: `
       + `${loaded ? `snapshot of ${loaded.events} events and ` : ''}${this.events - (loaded?.events ?? 0)} events of the log`);
   }
 
-  /** Writes a snapshot of the view now, if none as new is stored: for rebuild and tests. */
+  /** Brings the view up to every acknowledged write and stores it, unless one as new is stored. */
   async snapshotNow(): Promise<boolean> {
+    await this.current();
+    while (this.snapshotting) await new Promise((resolve) => setTimeout(resolve, 5));
     return this.writeSnapshot();
   }
 
