@@ -80,8 +80,8 @@ export function viewDifferences(stored: CandidateView, replayed: CandidateView):
 
 /**
  * Equality of plain data (objects, arrays, primitives; Maps by entries), key order aside.
- * Not util.isDeepStrictEqual: a payload's objects are made by v8.deserialize, whose prototypes
- * are not those of the objects it is compared with wherever code runs in a vm context (jest).
+ * Not util.isDeepStrictEqual, which also compares prototypes: under jest the objects a payload
+ * is parsed into and those replayed from the log can come from different realms.
  */
 export function samePlainData(a: unknown, b: unknown): boolean {
   if (a === b) return true;

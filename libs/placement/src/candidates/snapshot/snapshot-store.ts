@@ -14,7 +14,7 @@ export interface SnapshotHead {
 }
 
 export interface NewSnapshot extends Omit<SnapshotHead, 'id'> {
-  readonly payload: Buffer;
+  readonly payload: string;
 }
 
 /** How many snapshots stay: the newest, and one before it in case the newest proves unreadable. */
@@ -23,7 +23,7 @@ const KEPT = 2;
 /** Held for the length of one insert: of processes snapshotting at once, one writes. */
 const WRITER_LOCK = "hashtext('placement: candidate snapshot')";
 
-const checksum = (payload: Buffer) => createHash('sha256').update(payload).digest();
+const checksum = (payload: string) => createHash('sha256').update(payload).digest();
 
 interface HeadRow { id: string; format: number; commit_pos: string; prepare_pos: string; events: string; last_stream: string | null; last_revision: string | null }
 
@@ -46,8 +46,8 @@ export class CandidateSnapshotStore {
   }
 
   /** The payload, or null if it is gone or does not match the checksum written with it. */
-  async payload(id: string): Promise<Buffer | null> {
-    const { rows } = await this.db.query<{ payload: Buffer; checksum: Buffer }>(
+  async payload(id: string): Promise<string | null> {
+    const { rows } = await this.db.query<{ payload: string; checksum: Buffer }>(
       'SELECT payload, checksum FROM rm_candidate_snapshots WHERE id = $1', [id]);
     if (rows.length === 0) return null;
     return checksum(rows[0].payload).equals(rows[0].checksum) ? rows[0].payload : null;

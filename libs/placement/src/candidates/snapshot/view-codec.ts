@@ -1,4 +1,3 @@
-import { deserialize, serialize } from 'node:v8';
 import { NameCatalog, NameCatalogSnapshot } from '../index/name-catalog.js';
 import { ProjectTally, ProjectTallySnapshot } from '../index/project-tally.js';
 import { ProviderIndex, ProviderIndexSnapshot, UnreadableSnapshot } from '../index/provider-index.js';
@@ -18,21 +17,22 @@ interface Payload {
 }
 
 /**
- * V8's own serializer over plain data: several times faster than JSON both ways on this shape
- * (many small objects), and it keeps numbers and nesting without a schema of ours.
+ * JSON of plain data (no Maps, Sets or undefined in the parts). Measured on the 1,000,001-event
+ * bench cloud's view (11,284 providers, 80,000 consumers): 21 MB, JSON.parse 0.4-0.6 s where
+ * v8.deserialize took 1.2-1.5 s for the same data (22 MB) on the same busy machine.
  */
-export function encodeView(view: CandidateView): Buffer {
+export function encodeView(view: CandidateView): string {
   const payload: Payload = {
     format: SNAPSHOT_FORMAT, index: view.index.toSnapshot(), names: view.names.toSnapshot(), projects: view.projects.toSnapshot(),
   };
-  return serialize(payload);
+  return JSON.stringify(payload);
 }
 
 /** The view a payload holds; UnreadableSnapshot if it is not one of this format. */
-export function decodeView(buffer: Buffer): CandidateView {
+export function decodeView(text: string): CandidateView {
   let payload: Payload;
   try {
-    payload = deserialize(buffer) as Payload;
+    payload = JSON.parse(text) as Payload;
   } catch (error) {
     throw new UnreadableSnapshot(`not a serialized view: ${(error as Error).message}`);
   }
