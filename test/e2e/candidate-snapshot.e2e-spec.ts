@@ -121,4 +121,27 @@ describe('an API started from a candidate snapshot and the log after it', () => 
     const body = (await reply.json()) as { allocation_requests: { allocations: Record<string, unknown> }[] };
     expect(body.allocation_requests.map((request) => Object.keys(request.allocations))).toEqual([[big]]);
   });
+
+  it('writes snapshots in the background as the log grows, one per position however many processes follow it', async () => {
+    const pool = writer.running.database.pool;
+    await pool.query('DELETE FROM rm_candidate_snapshots');
+    const followers = [writer.running.app.get(CandidateIndexService), started[0].app.get(CandidateIndexService), started[1].app.get(CandidateIndexService)];
+    for (const follower of followers) follower.snapshotEvery = 3;
+    await provider('grown', { VCPU: 2 });
+    const before = Date.now();
+    // Each process reads the new events on its next query, then stores a snapshot after answering it.
+    await Promise.all([writer.baseUrl, ...started.map((running) => `http://127.0.0.1:${(running.app.getHttpServer().address() as { port: number }).port}`)]
+      .map((url) => fetch(`${url}/allocation_candidates?resources=VCPU:1`, { headers: { 'x-auth-token': 'admin', 'openstack-api-version': 'placement 1.39' } })));
+    let rows: { events: string }[] = [];
+    while (rows.length === 0 && Date.now() - before < 10_000) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      rows = (await pool.query<{ events: string }>('SELECT events::text FROM rm_candidate_snapshots')).rows;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    rows = (await pool.query<{ events: string }>('SELECT events::text FROM rm_candidate_snapshots')).rows;
+    const head = (await pool.query<{ n: string }>('SELECT count(*)::text AS n FROM es_events')).rows[0].n;
+    // The three views stand at the same position: whichever process won, one row, of the whole log.
+    expect(rows).toEqual([{ events: head }]);
+    for (const follower of followers) follower.snapshotEvery = 100_000;
+  });
 });

@@ -35,6 +35,8 @@ export class CandidateIndexService implements OnModuleInit {
   private storedEvents = 0;
   private snapshotting = false;
   private readonly snapshots: CandidateSnapshotStore;
+  /** Events beyond the newest stored snapshot that make the next one (tests make it small). */
+  snapshotEvery = SNAPSHOT_EVERY;
   /** How this process's view began: events read from a snapshot (0 without one) and from the log. */
   startedFrom = { snapshotEvents: 0, logEvents: 0 };
   /** Every transaction with a smaller id has been applied. */
@@ -137,22 +139,27 @@ export class CandidateIndexService implements OnModuleInit {
       }
       if (batch.length < BATCH) break;
     }
-    if (this.events - this.storedEvents >= SNAPSHOT_EVERY && !this.snapshotting) void this.writeSnapshot();
+    if (this.events - this.storedEvents >= this.snapshotEvery && !this.snapshotting) {
+      // After the query that read these events has its answer: encoding holds the event loop
+      // (~0.1 s for 10,000 providers and 80,000 consumers on an idle core).
+      this.snapshotting = true;
+      setImmediate(() => void this.writeSnapshot(true));
+    }
   }
 
   /**
-   * Encodes the view as it stands (synchronously: the index changes only between awaits, so the
-   * payload matches this position), then stores it while requests go on; the answer of no request
-   * waits for it. A failure only leaves the older snapshot in place.
+   * Encodes the view as it stands, synchronously, at a point where no batch is half applied (the
+   * view changes only between awaits, and matches its position after each batch), then stores it
+   * while requests go on. A failure only leaves the older snapshot in place.
    */
-  private async writeSnapshot(): Promise<boolean> {
-    if (this.snapshotting) return false;
+  private async writeSnapshot(scheduled = false): Promise<boolean> {
+    if (this.snapshotting && !scheduled) return false;
     this.snapshotting = true;
     const at: PositionedView = { view: this.view, position: this.position, events: this.events, last: this.last };
     try {
       if (at.events === 0) return false;
       const written = await storeSnapshot(this.snapshots, at);
-      // Written here or by another process: either way none is needed before SNAPSHOT_EVERY more.
+      // Written here or by another process: either way none is needed before snapshotEvery more.
       this.storedEvents = at.events;
       if (written) this.logger.log(`candidate snapshot stored at ${at.events} events`);
       return written;
