@@ -21,17 +21,27 @@ export class CandidateSnapshots1700000000031 implements MigrationInterface {
         -- The event at the position, looked up at load: a log rewound or replaced under the snapshot is noticed.
         last_stream text NULL,
         last_revision bigint NULL,
+        -- sha256 over the parts' text in order.
         checksum bytea NOT NULL,
-        -- JSON (view-codec.ts): read as a string, where bytea would come as hex twice its size.
-        payload text NOT NULL,
+        parts integer NOT NULL,
         written_at timestamptz NOT NULL DEFAULT now(),
         UNIQUE (commit_pos, prepare_pos, format)
       )`);
-    // Compressing the payload would only cost CPU on every write and read: it is read whole, locally.
-    await q.query('ALTER TABLE rm_candidate_snapshots ALTER COLUMN payload SET STORAGE EXTERNAL');
+    // The payload in parts of JSON (view-codec.ts), read one at a time: text, where bytea would
+    // come off the wire as hex twice its size.
+    await q.query(`
+      CREATE TABLE rm_candidate_snapshot_parts (
+        snapshot_id bigint NOT NULL REFERENCES rm_candidate_snapshots (id) ON DELETE CASCADE,
+        part integer NOT NULL,
+        payload text NOT NULL,
+        PRIMARY KEY (snapshot_id, part)
+      )`);
+    // Compressing would only cost CPU on every write and read: parts are read whole, locally.
+    await q.query('ALTER TABLE rm_candidate_snapshot_parts ALTER COLUMN payload SET STORAGE EXTERNAL');
   }
 
   async down(q: QueryRunner): Promise<void> {
+    await q.query('DROP TABLE rm_candidate_snapshot_parts');
     await q.query('DROP TABLE rm_candidate_snapshots');
   }
 }

@@ -75,7 +75,9 @@ describe('candidate snapshots in PostgreSQL', () => {
     const newer = await replayLog(db.eventStore);
     await storeSnapshot(store, older);
     await storeSnapshot(store, newer);
-    await db.pool.query(`UPDATE rm_candidate_snapshots SET payload = overlay(payload placing 'x' from 20) WHERE events = $1`, [newer.events]);
+    // Still JSON, but not what was written: only the checksum tells.
+    await db.pool.query(`UPDATE rm_candidate_snapshot_parts SET payload = replace(payload, '"total":8', '"total":9')
+                          WHERE snapshot_id = (SELECT id FROM rm_candidate_snapshots WHERE events = $1)`, [newer.events]);
     const skipped: string[] = [];
     expect((await loaded(skipped))!.events).toBe(older.events);
     expect(skipped).toEqual([expect.stringContaining('checksum')]);

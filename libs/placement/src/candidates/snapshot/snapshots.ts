@@ -3,7 +3,7 @@ import { CandidateView, emptyView } from '../candidate-view.js';
 import { applyEvent } from '../index/apply-event.js';
 import { UnreadableSnapshot } from '../index/provider-index.js';
 import { CandidateSnapshotStore, SnapshotHead } from './snapshot-store.js';
-import { decodeView, encodeView, SNAPSHOT_FORMAT } from './view-codec.js';
+import { encodeView, SNAPSHOT_FORMAT, ViewDecoder } from './view-codec.js';
 
 /** A view and where in the log it stands. */
 export interface PositionedView {
@@ -26,13 +26,13 @@ export async function loadNewestSnapshot(snapshots: CandidateSnapshotStore, log:
       skipped(`snapshot ${head.id}: the log does not hold its last event at its position`);
       continue;
     }
-    const payload = await snapshots.payload(head.id);
-    if (!payload) {
-      skipped(`snapshot ${head.id}: its payload does not match its checksum`);
-      continue;
-    }
     try {
-      return { view: decodeView(payload), position: head.position, events: head.events, last: head.last };
+      const decoder = new ViewDecoder();
+      if (!(await snapshots.readParts(head, (part) => decoder.add(part)))) {
+        skipped(`snapshot ${head.id}: its parts do not match its checksum`);
+        continue;
+      }
+      return { view: decoder.finish(), position: head.position, events: head.events, last: head.last };
     } catch (error) {
       if (!(error instanceof UnreadableSnapshot)) throw error;
       skipped(`snapshot ${head.id}: ${error.message}`);

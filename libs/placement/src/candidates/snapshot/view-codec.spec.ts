@@ -128,17 +128,30 @@ describe('the candidate view snapshot', () => {
 
   it('refuses another format, a damaged payload and parts that contradict each other', () => {
     const good = encodeView(randomView(3, 200));
-    expect(() => decodeView(JSON.stringify({ format: SNAPSHOT_FORMAT + 1 }))).toThrow(UnreadableSnapshot);
+    expect(() => decodeView([JSON.stringify({ kind: 'head', format: SNAPSHOT_FORMAT + 1 })])).toThrow(UnreadableSnapshot);
     expect(() => decodeView(good.slice(0, good.length / 2))).toThrow(UnreadableSnapshot);
-    expect(() => decodeView('not a snapshot')).toThrow(UnreadableSnapshot);
-    expect(() => decodeView(JSON.stringify({ format: SNAPSHOT_FORMAT, index: { states: 'no' } }))).toThrow(UnreadableSnapshot);
+    expect(() => decodeView(['not a snapshot'])).toThrow(UnreadableSnapshot);
+    expect(() => decodeView([good[0], JSON.stringify({ kind: 'providers', states: 'no' })])).toThrow(UnreadableSnapshot);
+    expect(() => decodeView([good[0], good[0]])).toThrow(UnreadableSnapshot);
+    // Parts that fit together as JSON but not as an index.
     const view = randomView(3, 200);
-    const parts = (index: unknown) => JSON.stringify({ format: SNAPSHOT_FORMAT, index, names: view.names.toSnapshot(), projects: view.projects.toSnapshot() });
     const index = view.index.toSnapshot();
+    const withIndex = (changed: Partial<typeof index>) => {
+      const [head, ...rest] = encodeView(view).map((part) => JSON.parse(part));
+      const states = changed.states ?? index.states;
+      const children = changed.children ?? index.children;
+      const providers = rest.filter((part) => part.kind === 'providers');
+      const others = rest.filter((part) => part.kind !== 'providers');
+      return [
+        JSON.stringify({ ...head, providers: states.length, byClass: changed.byClass ?? head.byClass }),
+        JSON.stringify({ ...providers[0], states, children }),
+        ...others.map((part) => JSON.stringify(part)),
+      ];
+    };
+    expect(decodeView(withIndex({})).index.size).toBe(view.index.size);
     // Two providers each the other's child: a cycle no root reaches.
-    const cycle = { ...index, children: index.children.map((_, i) => (i === 0 ? [1] : i === 1 ? [0] : [])) };
-    expect(() => decodeView(parts(cycle))).toThrow(UnreadableSnapshot);
-    expect(() => decodeView(parts({ ...index, byClass: [['VCPU', [index.states.length + 5]]] }))).toThrow(UnreadableSnapshot);
-    expect(() => decodeView(parts({ ...index, states: [...index.states, index.states[0]] }))).toThrow(UnreadableSnapshot);
+    expect(() => decodeView(withIndex({ children: index.children.map((_, i) => (i === 0 ? [1] : i === 1 ? [0] : [])) }))).toThrow(UnreadableSnapshot);
+    expect(() => decodeView(withIndex({ byClass: [['VCPU', [index.states.length + 5]]] }))).toThrow(UnreadableSnapshot);
+    expect(() => decodeView(withIndex({ states: [...index.states, index.states[0]], children: [...index.children, []] }))).toThrow(UnreadableSnapshot);
   });
 });
