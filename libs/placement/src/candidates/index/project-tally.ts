@@ -7,10 +7,8 @@ type ConsumerSet = Readonly<Record<string, Readonly<Record<string, number>>>>;
  */
 type Totals = readonly (string | number)[];
 
-interface Held {
-  readonly project: string;
-  readonly totals: Totals;
-}
+/** The project, then the totals: [project, class, units, ...], one array per consumer and no more. */
+type Held = readonly (string | number)[];
 
 /** The tally as plain data, in its maps' own orders. */
 export interface ProjectTallySnapshot {
@@ -35,16 +33,16 @@ export class ProjectTally {
     for (const resources of Object.values(allocations)) {
       for (const [resourceClass, used] of Object.entries(resources)) sums.set(resourceClass, (sums.get(resourceClass) ?? 0) + used);
     }
-    const totals = [...sums].flat();
-    this.consumers.set(consumer, { project, totals });
-    this.add(project, totals, 1);
+    const held = [project, ...[...sums].flat()];
+    this.consumers.set(consumer, held);
+    this.add(project, held, 1);
   }
 
   delete(consumer: string): void {
     const held = this.consumers.get(consumer);
     if (!held) return;
     this.consumers.delete(consumer);
-    this.add(held.project, held.totals, -1);
+    this.add(held[0] as string, held, -1);
   }
 
   /** Per project, per class, the units held; classes and projects holding nothing are left out. */
@@ -54,24 +52,25 @@ export class ProjectTally {
 
   toSnapshot(): ProjectTallySnapshot {
     return {
-      consumers: [...this.consumers].map(([consumer, held]) => [consumer, held.project, held.totals] as const),
+      consumers: [...this.consumers].map(([consumer, held]) => [consumer, held[0] as string, held.slice(1)] as const),
       projects: [...this.projects].map(([project, classes]) => [project, [...classes]] as const),
     };
   }
 
   static fromSnapshot(snapshot: ProjectTallySnapshot): ProjectTally {
     const tally = new ProjectTally();
-    for (const [consumer, project, totals] of snapshot.consumers) tally.consumers.set(consumer, { project, totals });
+    for (const [consumer, project, totals] of snapshot.consumers) tally.consumers.set(consumer, [project, ...totals]);
     for (const [project, classes] of snapshot.projects) tally.projects.set(project, new Map(classes));
     return tally;
   }
 
-  private add(project: string, totals: Totals, sign: 1 | -1): void {
+  /** Adds or takes away what `held` holds (its totals from index 1 on). */
+  private add(project: string, held: Held, sign: 1 | -1): void {
     let classes = this.projects.get(project);
     if (!classes) this.projects.set(project, (classes = new Map()));
-    for (let i = 0; i < totals.length; i += 2) {
-      const resourceClass = totals[i] as string;
-      const next = (classes.get(resourceClass) ?? 0) + sign * (totals[i + 1] as number);
+    for (let i = 1; i < held.length; i += 2) {
+      const resourceClass = held[i] as string;
+      const next = (classes.get(resourceClass) ?? 0) + sign * (held[i + 1] as number);
       if (next === 0) classes.delete(resourceClass);
       else classes.set(resourceClass, next);
     }
