@@ -13,9 +13,14 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
-/** The built server as a child process on a fresh database, ready when GET / answers. */
-export async function startBenchServer(env: Record<string, string> = {}, nodeArgs: string[] = [], timeoutMs = 60_000): Promise<BenchServer> {
-  const database: TestDatabase = await createTestDatabase('pl_bench');
+/**
+ * The built server as a child process, ready when GET / answers: on a fresh database (dropped at
+ * stop), or on `existing` (kept).
+ */
+export async function startBenchServer(
+  env: Record<string, string> = {}, nodeArgs: string[] = [], timeoutMs = 60_000, existing?: string,
+): Promise<BenchServer> {
+  const database: Pick<TestDatabase, 'url' | 'drop'> = existing ? { url: existing, drop: async () => undefined } : await createTestDatabase('pl_bench');
   const port = 25000 + Math.floor(Math.random() * 5000);
   const child = spawn(process.execPath, [...nodeArgs, SERVER_ENTRY], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: database.url, PLACEMENT_AUTH_STRATEGY: 'noauth2', ...env },

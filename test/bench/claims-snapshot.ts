@@ -45,3 +45,10 @@ export async function projectUsages(client: BenchClient, projectId: string): Pro
 export async function appendConflicts(client: BenchClient): Promise<number> {
   return counterValue((await client.expect('GET', '/metrics', undefined, [200])).body, 'placement_event_store_append_conflicts_total');
 }
+
+/** Statements the server has sent to PostgreSQL (round trips), or null when it does not say (upstream). */
+export async function databaseStatements(client: BenchClient): Promise<number | null> {
+  const reply = await client.call('GET', '/metrics');
+  if (reply.status !== 200 || !/^placement_database_statements_total /m.test(reply.body)) return null;
+  return counterValue(reply.body, 'placement_database_statements_total');
+}

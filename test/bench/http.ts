@@ -5,11 +5,16 @@ export interface HttpReply {
   readonly body: string;
 }
 
-/** A keep-alive client for one server, speaking as the admin token at one microversion. */
+/**
+ * A client for one server, speaking as the admin token at one microversion. Keep-alive unless
+ * told otherwise: upstream's gate opens a new connection per request, as `keepAlive: false` does.
+ */
 export class BenchClient {
-  private readonly agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  private readonly agent: Agent;
 
-  constructor(private readonly baseUrl: string, private readonly version = '1.39') {}
+  constructor(private readonly baseUrl: string, private readonly version = '1.39', keepAlive = true) {
+    this.agent = new Agent({ keepAlive, maxSockets: 64 });
+  }
 
   call(method: string, path: string, body?: unknown, version = this.version): Promise<HttpReply> {
     const payload = body === undefined ? undefined : JSON.stringify(body);

@@ -95,10 +95,13 @@ describe('the event log in KurrentDB (adapter over the in-memory client)', () =>
     expect((await call('GET', `/resource_providers?name=${name}`)).body.resource_providers).toHaveLength(1);
   });
 
-  it('answers the ledger endpoints, which read es_events, with a 501 in upstream error shape', async () => {
-    const reply = await call('GET', `/ledger/resource_providers/${randomUUID()}/history`);
-    expect(reply.status).toBe(501);
-    expect(reply.body.errors[0]).toMatchObject({ status: 501, detail: expect.stringContaining('KurrentDB') });
-    expect((await call('GET', '/ledger/events')).status).toBe(501);
+  it('answers the ledger endpoints from the log in KurrentDB (the arcs of test/e2e/ledger-*.e2e-spec.ts run here too)', async () => {
+    const rp = randomUUID();
+    expect((await call('POST', '/resource_providers', { uuid: rp, name: `kdb-ledger-${rp}` })).status).toBe(200);
+    const history = await call('GET', `/ledger/resource_providers/${rp}/history`);
+    expect([history.status, history.body.events.map((e: { type: string }) => e.type)]).toEqual([200, ['ResourceProviderCreated']]);
+    const asOf = await call('GET', `/ledger/as-of/resource_providers/${rp}?as_of=${history.body.events[0].position}`);
+    expect([asOf.status, asOf.body.generation]).toEqual([200, 0]);
+    expect((await call('GET', `/ledger/resource_providers/${randomUUID()}/history`)).status).toBe(404);
   });
 });

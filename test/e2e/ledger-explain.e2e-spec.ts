@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { startTestApp, TestApp } from '../support/test-app.js';
+import { LOG_STORES, startTestApp, TestApp } from '../support/test-app.js';
 
-describe('ledger: explain a candidates query', () => {
+// The same arc over both log stores: every answer must be the same whichever keeps the log.
+describe.each(LOG_STORES)('ledger: explain a candidates query (log in %s)', (logStore) => {
   let app: TestApp;
-  beforeAll(async () => { app = await startTestApp(); });
+  beforeAll(async () => { app = await startTestApp({}, logStore); });
   afterAll(async () => app.close());
 
   const aggregate = randomUUID();

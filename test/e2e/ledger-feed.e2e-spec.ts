@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { startTestApp, TestApp } from '../support/test-app.js';
+import { providerNameStream } from '../../libs/domain/src/index.js';
+import { LOG_STORES, startTestApp, TestApp } from '../support/test-app.js';
 
 /** A write's reply carries the request id its events must show. */
 const requestIdOf = (reply: { headers: Headers }) => reply.headers.get('x-openstack-request-id')!;
 
-describe('ledger: the global feed, long-poll and server-sent events', () => {
+// The same arc over both log stores: every answer must be the same whichever keeps the log.
+describe.each(LOG_STORES)('ledger: the global feed, long-poll and server-sent events (log in %s)', (logStore) => {
   let app: TestApp;
-  beforeAll(async () => { app = await startTestApp(); });
+  beforeAll(async () => { app = await startTestApp({}, logStore); });
   afterAll(async () => app.close());
 
   const rp = randomUUID();
@@ -86,8 +88,10 @@ describe('ledger: the global feed, long-poll and server-sent events', () => {
       expect((await app.request('POST', '/resource_providers', { body: { name: `late-${late}`, uuid: late } })).status).toBe(201);
       const reply = await waiting;
       expect(Date.now() - started).toBeLessThan(10_000);
-      expect(reply.body.events.map((e: any) => [e.type, e.stream])).toEqual([['ResourceProviderCreated', `provider-${late}`]]);
-      expect(reply.body.next).toBe(reply.body.events[0].position);
+      // The creation's one append, on both stores: the provider's event and its name's reservation.
+      expect(reply.body.events.map((e: any) => [e.type, e.stream])).toEqual([
+        ['ResourceProviderCreated', `provider-${late}`], ['ProviderNameReserved', providerNameStream(`late-${late}`)]]);
+      expect(reply.body.next).toBe(reply.body.events[1].position);
     });
 
     it('long-polls: gives up with nothing after the wait', async () => {
@@ -179,7 +183,7 @@ describe('ledger: the global feed, long-poll and server-sent events', () => {
     });
 
     it('ends an open stream when the server shuts down, without waiting out the grace period', async () => {
-      const second = await startTestApp({ PLACEMENT_SHUTDOWN_GRACE_SECONDS: '30' });
+      const second = await startTestApp({ PLACEMENT_SHUTDOWN_GRACE_SECONDS: '30' }, logStore);
       const response = await fetch(`${second.baseUrl}/ledger/events?stream=sse`, { headers: { 'x-auth-token': 'admin' } });
       const reader = response.body!.getReader();
       await reader.read();

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { startTestApp, TestApp } from '../support/test-app.js';
+import { LOG_STORES, startTestApp, TestApp } from '../support/test-app.js';
 
 /** A write's reply carries the request id its events must show. */
 const requestIdOf = (reply: { headers: Headers }) => reply.headers.get('x-openstack-request-id')!;
 
-describe('ledger: history and audits', () => {
+// The same arc over both log stores: every answer must be the same whichever keeps the log.
+describe.each(LOG_STORES)('ledger: history and audits (log in %s)', (logStore) => {
   let app: TestApp;
-  beforeAll(async () => { app = await startTestApp(); });
+  beforeAll(async () => { app = await startTestApp({}, logStore); });
   afterAll(async () => app.close());
 
   const rp = randomUUID();

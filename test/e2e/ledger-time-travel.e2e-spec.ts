@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { startTestApp, TestApp } from '../support/test-app.js';
+import { LOG_STORES, startTestApp, TestApp } from '../support/test-app.js';
 
 /** "…:SS.ffffffZ" moved by some microseconds, exactly (a Date keeps only milliseconds). */
 function shiftMicros(time: string, micros: number): string {
@@ -16,9 +16,10 @@ function inPlusTwo(time: string): string {
   return `${local}.${fraction}+02:00`;
 }
 
-describe('ledger: time travel (as_of)', () => {
+// The same arc over both log stores: every answer must be the same whichever keeps the log.
+describe.each(LOG_STORES)('ledger: time travel (as_of) (log in %s)', (logStore) => {
   let app: TestApp;
-  beforeAll(async () => { app = await startTestApp(); });
+  beforeAll(async () => { app = await startTestApp({}, logStore); });
   afterAll(async () => app.close());
 
   const root = randomUUID();

@@ -4,7 +4,8 @@ import { Client } from 'pg';
 import { createTestDatabase, TestDatabase } from '../support/database.js';
 import { SERVER_ENTRY, ServerProcess, startServerProcess } from '../support/server-process.js';
 import { startTestApp, TestApp } from '../support/test-app.js';
-import { AsyncProjector, databaseLocalReader } from '../../libs/placement/src/projector/index.js';
+import { PostgresEventStore } from '../../libs/event-store/src/index.js';
+import { AsyncProjector, storeReader } from '../../libs/placement/src/projector/index.js';
 import { ALL_PROJECTIONS } from '../../projections/index.js';
 
 jest.setTimeout(240_000);
@@ -202,7 +203,7 @@ describe('asynchronous projections with the projector stopped, then started', ()
   it('shows the saved write once a projector runs', async () => {
     const { Pool } = await import('pg');
     const pool = new Pool({ connectionString: app.databaseUrl, max: 2 });
-    const projector = new AsyncProjector({ url: app.databaseUrl, read: databaseLocalReader(pool), projections: ALL_PROJECTIONS });
+    const projector = new AsyncProjector({ url: app.databaseUrl, read: storeReader(new PostgresEventStore(pool)), projections: ALL_PROJECTIONS });
     projector.start();
     try {
       await until('the provider is projected', async () => (await app.request('GET', `/resource_providers/${first}`)).status === 200);

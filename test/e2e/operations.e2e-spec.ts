@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { Client } from 'pg';
 import { createApp, RunningApp } from '../../apps/placement-api/src/bootstrap.js';
@@ -110,7 +111,8 @@ describe('operations: metrics, health, readiness, OpenAPI', () => {
 
     const delta = (name: string, labels?: Record<string, string>) => sample(after, name, labels) - sample(before, name, labels);
     expect(delta('placement_event_store_append_duration_seconds_count', { outcome: 'ok' })).toBe(1);
-    expect(delta('placement_event_store_appended_events_total')).toBe(1);
+    // A creation appends the provider's event and its name's reservation, in one append.
+    expect(delta('placement_event_store_appended_events_total')).toBe(2);
     expect(delta('placement_event_store_append_conflicts_total')).toBe(1);
     expect(delta('placement_event_store_append_duration_seconds_count', { outcome: 'conflict' })).toBe(1);
   });
@@ -125,6 +127,17 @@ describe('operations: metrics, health, readiness, OpenAPI', () => {
       - sample(before, 'placement_allocation_candidates_result_size_bucket', { le: '25' })).toBe(1);
     expect(sample(after, 'placement_allocation_candidates_result_size_bucket', { le: '10' })
       - sample(before, 'placement_allocation_candidates_result_size_bucket', { le: '10' })).toBe(0);
+  });
+
+  it('counts the statements sent to PostgreSQL, so a bench can say how many round trips a write costs', async () => {
+    // A scrape reads the log's tail for the capacity series: its own statements are measured first.
+    const first = sample(await scrape(), 'placement_database_statements_total');
+    const before = sample(await scrape(), 'placement_database_statements_total');
+    const scrapeCost = before - first;
+    const uuid = randomUUID();
+    expect((await app.request('POST', '/resource_providers', { body: { uuid, name: `counted-${uuid}` } })).status).toBe(201);
+    // At least BEGIN, the append and COMMIT.
+    expect(sample(await scrape(), 'placement_database_statements_total') - before - scrapeCost).toBeGreaterThanOrEqual(3);
   });
 
   it('serves the Prometheus text format, with the process metrics', async () => {

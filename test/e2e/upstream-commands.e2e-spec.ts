@@ -103,4 +103,13 @@ describe('placement-manage and placement-status, reading placement.conf', () => 
     expect((await run('placement-status', ['--config-file', conf, 'upgrade'])).code).toBe(2);
     expect((await run('placement-manage', ['--help'])).code).toBe(0);
   });
+
+  it('ends quietly when its reader closes the pipe early (as `| head -1` does)', async () => {
+    const child = spawn(process.execPath, [join(BIN, 'main.js'), '--help'], { env: { ...process.env, ...CLEAN_ENV }, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const code = await new Promise<number | null>((done) => child.on('exit', done));
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+  });
 });

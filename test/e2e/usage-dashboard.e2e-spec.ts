@@ -1,24 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
+import { chromiumAvailable as available, chromiumSkipReason as skipReason, launchChromium, pixelVariance } from '../support/headless-chromium.js';
 import { startTestApp, TestApp } from '../support/test-app.js';
 import { appendPastClaims } from '../support/usage-history.js';
 
 // Globals of the page functions below, which run in the browser; the tests compile without the DOM lib.
 declare const document: any;
-declare const Image: any;
 
-/** Debian's chromium package; CI installs it. Without it the browser tests are skipped, saying why. */
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
-];
+/** The console's usage view at the dashboard's old address. Without Debian's chromium the browser tests are skipped, saying why. */
 const HOUR = 3_600_000;
-const available = existsSync(CHROMIUM);
-const skipReason = `skipped: ${CHROMIUM} is absent (apt-get install -y chromium)`;
 const suite = available ? describe : describe.skip;
 if (!available) console.warn(`usage dashboard e2e ${skipReason}`);
 
@@ -43,54 +36,25 @@ const readCharts = (page: Page): Promise<Chart[]> => page.$$eval('section.chart'
   peakLine: s.querySelector('path.peak') !== null,
 })));
 
-/** The screenshot's pixel variance, measured by the browser itself on a blank page. */
-async function pixelVariance(context: BrowserContext, png: Buffer): Promise<number> {
-  const probe = await context.newPage();
-  try {
-    return await probe.evaluate(async (data) => {
-      const image = new Image();
-      image.src = `data:image/png;base64,${data}`;
-      await image.decode();
-      const canvas = document.createElement('canvas');
-      canvas.width = image.width;
-      canvas.height = image.height;
-      const context2d = canvas.getContext('2d')!;
-      context2d.drawImage(image, 0, 0);
-      const pixels = context2d.getImageData(0, 0, image.width, image.height).data;
-      let sum = 0, squares = 0;
-      const n = pixels.length / 4;
-      for (let i = 0; i < pixels.length; i += 4) {
-        const grey = (pixels[i] + pixels[i + 1] + pixels[i + 2]) / 3;
-        sum += grey;
-        squares += grey * grey;
-      }
-      return squares / n - (sum / n) ** 2;
-    }, png.toString('base64'));
-  } finally {
-    await probe.close();
-  }
-}
-
 suite(`usage dashboard in headless Chromium${available ? '' : ` (${skipReason})`}`, () => {
   let app: TestApp;
   let context: BrowserContext;
-  let profile: string;
+  let closeBrowser: (() => Promise<void>) | undefined;
   const project = `dash-${randomUUID()}`;
 
   beforeAll(async () => {
     app = await startTestApp();
-    const { chromium } = await import('playwright-core');
-    profile = mkdtempSync(join(tmpdir(), 'usage-dashboard-'));
-    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 900, height: 1000 } });
+    ({ context, close: closeBrowser } = await launchChromium('usage-dashboard-', { width: 900, height: 1000 }));
   }, 60_000);
   afterAll(async () => {
-    await context?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
+    await closeBrowser?.();
     await app?.close();
   });
 
   async function show(page: Page, fields: Record<string, string>) {
     await page.goto(`${app.baseUrl}/ledger/dashboard`);
+    // The old address is the console opened on its usage view.
+    expect(await page.getAttribute('#tab-usage', 'aria-selected')).toBe('true');
     for (const [name, value] of Object.entries(fields)) {
       if (name === 'bucket') await page.selectOption('select[name=bucket]', value);
       else await page.fill(`input[name=${name}]`, value);

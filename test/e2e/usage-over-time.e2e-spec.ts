@@ -191,13 +191,13 @@ describe('usage over time: GET /ledger/usage and /ledger/usage/totals', () => {
     }
   });
 
-  it('serves the dashboard page without a token, locked to its own script and this service', async () => {
+  it('serves the dashboard page (the console on its usage view) without a token, locked to its own script and this service', async () => {
     const reply = await app.request('GET', '/ledger/dashboard', { token: null });
     expect(reply.status).toBe(200);
     expect(reply.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(reply.headers.get('content-security-policy')).toMatch(/^default-src 'none'; script-src 'sha256-[A-Za-z0-9+/=]+'; .*connect-src 'self'/);
-    expect(reply.text).toContain('<form id="query">');
-    expect(reply.text).toContain("fetch('/ledger/usage?'");
+    expect(reply.text).toContain('<form id="query"');
+    expect(reply.text).toContain("api('/ledger/usage?'");
     // Nothing loaded from elsewhere (the only URL is SVG's namespace name).
     expect(reply.text).not.toMatch(/\bsrc=|<link|@import|https:\/\//);
   });

@@ -2,6 +2,13 @@ import { createApp, RunningApp } from '../../apps/placement-api/src/bootstrap.js
 import { loadConfig } from '../../apps/placement-api/src/config.js';
 import { createTestDatabase, TestDatabase } from './database.js';
 
+/**
+ * Where the app keeps its log: PostgreSQL (the default), or KurrentDB through its adapter over
+ * the client's in-memory model (no server can run here), with asynchronous projections.
+ */
+export type LogStore = 'postgresql' | 'kurrentdb';
+export const LOG_STORES: readonly LogStore[] = ['postgresql', 'kurrentdb'];
+
 export interface Reply {
   readonly status: number;
   readonly headers: Headers;
@@ -31,10 +38,12 @@ export interface TestApp {
  * The real server (Fastify + PostgreSQL) on a fresh database, listening on a free port:
  * e2e tests speak HTTP to it exactly as clients do. Share one per test file.
  */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, log: LogStore = 'postgresql'): Promise<TestApp> {
   const db: TestDatabase = await createTestDatabase('pl_e2e');
-  const config = loadConfig({ PLACEMENT_AUTH_STRATEGY: 'noauth2', PORT: '0', ...env });
-  const running = await createApp(config, db.url, false);
+  const kurrent = log === 'kurrentdb'
+    ? { PLACEMENT_EVENT_STORE: 'kurrentdb', PLACEMENT_KURRENTDB_URL: 'kurrentdb://127.0.0.1:2113?tls=false' } : {};
+  const config = loadConfig({ PLACEMENT_AUTH_STRATEGY: 'noauth2', PORT: '0', ...kurrent, ...env });
+  const running = await createApp(config, db.url, false, log === 'kurrentdb' ? await inMemoryKurrentLog() : undefined);
   await running.app.listen(0, '127.0.0.1');
   const address = running.app.getHttpServer().address() as { port: number };
   const baseUrl = `http://127.0.0.1:${address.port}`;
@@ -62,4 +71,11 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
       await db.drop();
     },
   };
+}
+
+/** Loaded only when asked for: the KurrentDB client takes half a second to load. */
+async function inMemoryKurrentLog() {
+  const { KurrentEventStore } = await import('../../libs/event-store/src/kurrent/kurrent-event-store.js');
+  const { InMemoryKurrentClient } = await import('../../libs/event-store/src/kurrent/testing/in-memory-kurrent-client.js');
+  return new KurrentEventStore(new InMemoryKurrentClient());
 }

@@ -116,6 +116,8 @@ async function verify(url: string, io: AdminIo, report: Reporter, sql: boolean, 
       for (const line of formatSnapshotCheck(snapshot)) io.out(line);
       for (const table of result.tables) for (const line of formatTableDiff(table)) io.out(line);
       for (const table of result.unchecked) io.out(`${table}: not checked (no replay accounts for it)`);
+      for (const bad of result.snapshots.invalid) io.out(`snapshot of ${bad.stream} at revision ${bad.revision}: ${bad.reason}`);
+      io.out(`as_of snapshots: ${result.snapshots.checked} checked, ${result.snapshots.invalid.length} contradicted by the log (never used; rebuild clears them)`);
       const drifted = result.tables.filter(hasDrift).length;
       io.out(result.drift
         ? `verify: DRIFT in ${drifted} of ${result.tables.length} tables (${formatCount(result.events)} events replayed in ${formatDuration(result.seconds)})`

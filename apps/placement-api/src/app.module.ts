@@ -18,6 +18,7 @@ import { AllocationCandidatesModule } from './allocation-candidates/allocation-c
 import { LedgerModule } from './ledger/ledger.module.js';
 import { LedgerExplainModule } from './ledger-explain/ledger-explain.module.js';
 import { UsageOverTimeModule } from './usage-over-time/usage-over-time.module.js';
+import { ConsoleModule } from './console/console.module.js';
 import { RootController } from './root/root.controller.js';
 import { Operations } from './operations/operations.js';
 import { OperationsModule } from './operations/operations.module.js';
@@ -39,6 +40,7 @@ export class AppModule {
         LedgerModule,
         LedgerExplainModule,
         UsageOverTimeModule,
+        ConsoleModule,
         AllocationCandidatesModule,
         CapacityMetricsModule.forApp(config.metricsByAggregate),
       ],

@@ -1,7 +1,7 @@
 import type { EventStore } from '../../../libs/event-store/src/index.js';
 import type { Database } from '../../../libs/placement/src/index.js';
 import {
-  AsyncProjector, databaseLocalReader, awaitingProjections, LogReader, ProjectionWaiter, watchProjectionLag,
+  AsyncProjector, awaitingProjections, ProjectionWaiter, storeReader, watchProjectionLag,
 } from '../../../libs/placement/src/projector/index.js';
 import { ALL_PROJECTIONS } from '../../../projections/index.js';
 import type { ProjectionsConfig } from './config.js';
@@ -17,23 +17,22 @@ export interface AsyncProjections {
 /**
  * PLACEMENT_PROJECTIONS=async in the API: writes reply once the projector has passed them,
  * and (PLACEMENT_PROJECTOR=embedded) this process is one of the projector's candidates.
- * `read` is where the projector reads the log: PostgreSQL's es_events unless given (KurrentDB's $all).
+ * `log` is where the projector reads the log and the lag is counted: PostgreSQL's store or KurrentDB's.
  */
 export async function startAsyncProjections(
   config: ProjectionsConfig, url: string, database: Database, operations: Operations,
-  read?: LogReader,
+  store: EventStore,
 ): Promise<AsyncProjections> {
   const log = operations.logger;
-  // The lag can be counted only where the log is a table beside the checkpoints (PostgreSQL).
-  const lag = read ? undefined : watchProjectionLag(
-    database.pool, (projection, events) => operations.metrics.setProjectionLag(projection, events),
+  const lag = watchProjectionLag(
+    database.pool, store, (projection, events) => operations.metrics.setProjectionLag(projection, events),
     (error) => log.warn({ err: error }, 'projection lag could not be measured'));
   const waiter = new ProjectionWaiter({ url, pool: database.pool, projections: ALL_PROJECTIONS.map((p) => p.name) });
   await waiter.start();
   const projector = config.projector === 'embedded'
     ? new AsyncProjector({
         url,
-        read: read ?? databaseLocalReader(database.pool),
+        read: storeReader(store),
         projections: ALL_PROJECTIONS,
         onRole: (role) => log.info({ role }, `projector: ${role}`),
         onError: (error) => log.warn({ err: error }, 'projector: a batch or the connection failed; reconnecting, then leading again or standing by'),
@@ -46,7 +45,7 @@ export async function startAsyncProjections(
       (detail) => new PlacementError(503, detail),
     ),
     close: async () => {
-      lag?.stop();
+      lag.stop();
       await projector?.stop();
       await waiter.close();
     },

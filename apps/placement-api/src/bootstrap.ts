@@ -17,7 +17,7 @@ import { Operations } from './operations/operations.js';
 import { installRequestObserver } from './operations/request-observer.js';
 import { startAsyncProjections } from './async-projections.js';
 import type { EventStore } from '../../../libs/event-store/src/index.js';
-import { reservingProviderNames, storeReader } from '../../../libs/placement/src/projector/index.js';
+import { backfillProviderNames } from '../../../libs/placement/src/providers/provider-name-backfill.js';
 
 export interface RunningApp {
   readonly app: NestFastifyApplication;
@@ -48,10 +48,17 @@ export async function createApp(
   }
   const opened = await openDatabase(databaseUrl, config.dbPoolSize, config.projections.mode);
   const projections = config.projections.mode === 'async'
-    ? await startAsyncProjections(config.projections, databaseUrl, opened, operations, log && storeReader(log))
+    ? await startAsyncProjections(config.projections, databaseUrl, opened, operations, log ?? opened.eventStore)
     : undefined;
-  // PostgreSQL's log guards provider names inside its append (providerNameGuard); KurrentDB's by reservation streams.
-  const instrumented = instrumentAppends(log ? reservingProviderNames(log) : opened.eventStore, operations.metrics);
+  // Before serving: a log from before the name streams gets them once, or a name could be taken twice.
+  const backfilled = await backfillProviderNames(log ?? opened.eventStore, opened.pool).catch(async (error: unknown) => {
+    await projections?.close();
+    await opened.close();
+    await log?.close();
+    throw error;
+  });
+  if (backfilled) operations.logger.info({ event: 'provider_names_backfilled', ...backfilled }, 'provider names reserved for the log\'s existing providers');
+  const instrumented = instrumentAppends(log ?? opened.eventStore, operations.metrics);
   const database: Database = { ...opened, eventStore: projections ? projections.awaiting(instrumented) : instrumented };
   const routes = new RouteTable();
   const adapter = new FastifyAdapter({

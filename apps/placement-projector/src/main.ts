@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { openDatabase } from '../../../libs/placement/src/index.js';
-import { AsyncProjector, databaseLocalReader, LogReader, storeReader } from '../../../libs/placement/src/projector/index.js';
+import { AsyncProjector, LogReader, storeReader } from '../../../libs/placement/src/projector/index.js';
 import { ALL_PROJECTIONS } from '../../../projections/index.js';
 import { createLogger } from '../../placement-api/src/operations/logger.js';
 import { projectorSettings } from './settings.js';
@@ -23,7 +23,7 @@ async function main(): Promise<void> {
   const log = settings.kurrentDbUrl ? await kurrentLog(settings.kurrentDbUrl) : undefined;
   const projector = new AsyncProjector({
     url: settings.databaseUrl,
-    read: log?.read ?? databaseLocalReader(database.pool),
+    read: log?.read ?? storeReader(database.eventStore),
     projections: ALL_PROJECTIONS,
     batchSize: settings.batchSize,
     standbyPollMs: settings.standbyPollMs,

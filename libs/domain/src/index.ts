@@ -12,4 +12,5 @@ export * from './provider/traits.decide.js';
 export * from './provider/aggregates.decide.js';
 export * from './resource-class/resource-class.decider.js';
 export * from './trait/trait.decider.js';
+export * from './provider-name/index.js';
 export * from './import/index.js';

@@ -3,6 +3,7 @@ export * from './postgres/postgres-event-store.js';
 export * from './postgres/event-store-schema.js';
 export * from './postgres/sql-client.js';
 export * from './postgres/in-transaction.js';
+export * from './postgres/log-snapshot.js';
 // Types only: the KurrentDB adapter itself is imported from ./kurrent/index.js, so that loading
 // this index never loads the KurrentDB client and its native module.
 export type { KurrentEventStore, KurrentEventStoreOptions } from './kurrent/kurrent-event-store.js';

@@ -11,6 +11,9 @@ class ScriptedStore implements EventStore {
   }
   async readStream(): Promise<RecordedEvent[]> { return []; }
   async readAll(): Promise<RecordedEvent[]> { return []; }
+  async readStreamRange(): Promise<RecordedEvent[]> { return []; }
+  async readRequest(): Promise<RecordedEvent[]> { return []; }
+  async head() { return START; }
   subscribe() { return { close: async () => undefined }; }
   ensureSchema(name: string): void { this.ownMethodCalls.push(name); }
 }

@@ -40,6 +40,16 @@ export interface RecordedEvent<Data = Record<string, unknown>> {
   readonly data: Data;
   readonly metadata: EventMetadata;
   readonly recordedAt: Date;
+  /**
+   * The same moment in microseconds since the epoch, where the store keeps that precision
+   * (PostgreSQL); absent, it is recordedAt's milliseconds. See recordedMicros().
+   */
+  readonly recordedAtMicros?: bigint;
+}
+
+/** When the event was recorded, in microseconds since the epoch, as precisely as its store keeps it. */
+export function recordedMicros(event: Pick<RecordedEvent, 'recordedAt' | 'recordedAtMicros'>): bigint {
+  return event.recordedAtMicros ?? BigInt(event.recordedAt.getTime()) * 1000n;
 }
 
 /** -1 means the stream must not exist yet; 'any' skips the check. */
@@ -63,6 +73,44 @@ export class WrongExpectedRevision extends Error {
   }
 }
 
+/**
+ * A point of the log that reads stop at: the event at a position and everything before it in
+ * the global order, or every event recorded at or before a moment (microseconds since the
+ * epoch, compared with recordedMicros()).
+ */
+export type LogPoint = { readonly position: LogPosition } | { readonly time: bigint };
+
+export function isAtOrBefore(event: Pick<RecordedEvent, 'position' | 'recordedAt' | 'recordedAtMicros'>, point: LogPoint): boolean {
+  return 'position' in point ? comparePositions(event.position, point.position) <= 0 : recordedMicros(event) <= point.time;
+}
+
+/** Which part of one stream to read. */
+export interface StreamRange {
+  /** The first revision read: the lowest forwards (default 0), the highest backwards (default the last). */
+  readonly fromRevision?: number;
+  readonly direction?: 'forwards' | 'backwards';
+  /** At most this many events (default: all). */
+  readonly limit?: number;
+  /**
+   * The stream as it stood at this point: its events up to the first one past the point, in
+   * revision order (forwards, from fromRevision; backwards, the stream's run from revision 0).
+   * A PostgreSQL stream can hold a revision before the one under it in the global order (its
+   * transaction began first and waited for the stream); a run never skips a revision, so the
+   * state folded from it is one the stream really had. Reading stops where the run ends.
+   */
+  readonly until?: LogPoint;
+}
+
+/** Narrows a read of the global order; every condition must hold. */
+export interface GlobalFilter {
+  /** Only events at or before this point. */
+  readonly until?: LogPoint;
+  /** Only events of these types. */
+  readonly types?: readonly string[];
+  /** Only events whose data has these top-level string values. */
+  readonly data?: Readonly<Record<string, string>>;
+}
+
 export interface Subscription {
   close(): Promise<void>;
 }
@@ -71,8 +119,20 @@ export interface EventStore {
   /** Atomic over every stream: all events are written, or none. */
   append(requests: readonly AppendRequest[]): Promise<AppendResult>;
   readStream(stream: string, fromRevision?: number): Promise<RecordedEvent[]>;
-  /** Events strictly after `from`, in global order, never skipping one still being committed. */
-  readAll(from: LogPosition, limit: number): Promise<RecordedEvent[]>;
+  /** Part of one stream in revision order (descending backwards); [] for a stream never written. */
+  readStreamRange(stream: string, range: StreamRange): Promise<RecordedEvent[]>;
+  /**
+   * Events strictly after `from`, in global order, never skipping one still being committed;
+   * with a filter, only those it lets through (`limit` counts what is returned).
+   */
+  readAll(from: LogPosition, limit: number, filter?: GlobalFilter): Promise<RecordedEvent[]>;
+  /**
+   * A position every append acknowledged before the call is at or before (START for an empty
+   * log): read the global order up to it and you have seen every such write.
+   */
+  head(): Promise<LogPosition>;
+  /** Every event written with this metadata.requestId, in global order. */
+  readRequest(requestId: string): Promise<RecordedEvent[]>;
   subscribe(from: LogPosition, handle: (events: RecordedEvent[]) => Promise<void>): Subscription;
 }
 

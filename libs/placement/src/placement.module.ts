@@ -4,6 +4,7 @@ import { EVENT_STORE } from '../../event-store/src/index.js';
 import { Database } from './persistence/database.js';
 import { READ_DB } from './shared/read-db.js';
 import { StreamWriter } from './shared/stream-writer.js';
+import { CommandRunner } from './shared/command-runner.js';
 import { ProviderLookups } from './read-models/provider-lookups.js';
 import { ProviderCommandRunner } from './providers/provider-command-runner.js';
 import { PROVIDER_COMMAND_HANDLERS } from './providers/provider-command.handlers.js';
@@ -23,10 +24,10 @@ export class PlacementModule {
       providers: [
         { provide: EVENT_STORE, useValue: database.eventStore },
         { provide: READ_DB, useValue: database.pool },
-        StreamWriter, ProviderLookups, ProviderCommandRunner,
+        StreamWriter, CommandRunner, ProviderLookups, ProviderCommandRunner,
         ...HANDLERS, ...extraHandlers,
       ],
-      exports: [EVENT_STORE, READ_DB, StreamWriter, ProviderLookups, ProviderCommandRunner, CqrsModule],
+      exports: [EVENT_STORE, READ_DB, StreamWriter, CommandRunner, ProviderLookups, ProviderCommandRunner, CqrsModule],
     };
   }
 }

@@ -67,6 +67,7 @@ export function validRequests(f: Fixture): RequestParts[] {
     ['GET', '/ledger/explain/allocation_candidates?resources=VCPU:1'],
     ['GET', `/ledger/usage?project_id=${f.project}&from=2026-01-01T00:00:00Z&to=2030-01-01T00:00:00Z`],
     ['GET', '/ledger/usage/totals?from=2026-01-01T00:00:00Z&to=2030-01-01T00:00:00Z'],
+    ['GET', `/ledger/resource_providers/${f.provider}/tree`], ['GET', '/ledger/capacity?top=3'],
   ];
   return seeds.map(([method, path, body]) => {
     const [pathname, search = ''] = path.split('?');

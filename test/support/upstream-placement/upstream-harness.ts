@@ -2,12 +2,23 @@ import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { createTestDatabase } from '../database.js';
 import { waitUntilServing } from '../server-process.js';
 
 /** The conformance kit's launcher of upstream Placement 8.0.0 (Debian's package under uWSGI), as .ci/run finds it. */
-export const UPSTREAM_SCRIPT = resolve(process.env.SHARED_DIR ?? resolve(__dirname, '../../../../shared'), 'conformance/servers/upstream-placement.sh');
+export const UPSTREAM_SCRIPT = resolve(process.env.SHARED_DIR ?? resolve(checkoutRoot(), '../shared'), 'conformance/servers/upstream-placement.sh');
+
+/** The checkout, found from the sources (jest) and from dist/ (the benches) alike. */
+function checkoutRoot(): string {
+  for (let dir = __dirname; dirname(dir) !== dir; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+  }
+  return resolve(__dirname, '../../..');
+}
+
+/** Shell helpers beside this file in the sources (tsc copies no .sh into dist/). */
+const HERE = join(checkoutRoot(), 'test/support/upstream-placement');
 
 export type UpstreamDatabaseKind = 'mariadb' | 'postgresql';
 export type Availability = { readonly ok: true } | { readonly ok: false; readonly reason: string };
@@ -21,7 +32,7 @@ export function upstreamAvailability(): Availability {
   if (process.env.PLACEMENT_E2E_UPSTREAM === 'off') return { ok: false, reason: 'PLACEMENT_E2E_UPSTREAM=off' };
   if (!existsSync(UPSTREAM_SCRIPT)) return { ok: false, reason: `${UPSTREAM_SCRIPT} not found (set SHARED_DIR)` };
   // Installing the packages can take minutes on a machine that has none of them.
-  const run = spawnSync(join(__dirname, 'install-upstream.sh'), { encoding: 'utf8', timeout: 15 * 60_000 });
+  const run = spawnSync(join(HERE, 'install-upstream.sh'), { encoding: 'utf8', timeout: 15 * 60_000 });
   if (run.status !== 0) {
     const why = `${run.stdout ?? ''}\n${run.stderr ?? ''}`.trim().split('\n').pop() || run.error?.message || `exit ${run.status ?? run.signal}`;
     return { ok: false, reason: why };
@@ -73,6 +84,8 @@ function mysql(sql: string): void {
 
 export interface UpstreamServer {
   readonly url: string;
+  /** The launcher's pid; uWSGI's master and workers are its descendants. */
+  readonly pid: number;
   readonly output: () => string;
   stop(): Promise<void>;
 }
@@ -81,11 +94,11 @@ export interface UpstreamServer {
  * upstream-placement.sh on `databaseUrl` with noauth2, in its own process group; resolves once
  * GET / answers. Its sync_on_startup creates the schema and the standard classes and traits.
  */
-export async function startUpstream(databaseUrl: string, timeoutMs = 60_000): Promise<UpstreamServer> {
+export async function startUpstream(databaseUrl: string, timeoutMs = 60_000, extraEnv: Record<string, string> = {}): Promise<UpstreamServer> {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('PLACEMENT_')));
   const child = spawn(UPSTREAM_SCRIPT, [], {
-    env: { ...env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, PLACEMENT_AUTH_STRATEGY: 'noauth2' },
+    env: { ...env, ...extraEnv, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, PLACEMENT_AUTH_STRATEGY: 'noauth2' },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -105,6 +118,7 @@ export async function startUpstream(databaseUrl: string, timeoutMs = 60_000): Pr
   }
   return {
     url,
+    pid: child.pid!,
     output: () => log,
     stop: async () => {
       process.removeListener('exit', onExit);

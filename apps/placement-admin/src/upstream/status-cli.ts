@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Pool } from 'pg';
+import { hasEventLog } from '../../../../libs/event-store/src/index.js';
 import { ConfigError, loadConfig } from '../../../placement-api/src/config.js';
 import { KeystoneClient } from '../../../placement-api/src/platform/auth/keystone-client.js';
 import { PolicyFileError, readPolicyFile } from '../../../placement-api/src/platform/policy/policy-file.js';
@@ -69,8 +70,7 @@ async function runChecks(env: NodeJS.ProcessEnv): Promise<Named[]> {
 async function readDatabase(url: string): Promise<{ status: Status; logPresent: boolean }> {
   const pool = new Pool({ connectionString: url, max: 2, options: searchPathOption(READ_MODELS_SCHEMA) });
   try {
-    const { rows: [log] } = await pool.query(`SELECT to_regclass('public.es_events') IS NOT NULL AS present`);
-    return { status: await readStatus(pool), logPresent: log.present };
+    return { status: await readStatus(pool), logPresent: await hasEventLog(pool) };
   } finally {
     await pool.end();
   }

@@ -1,16 +1,14 @@
-import { Controller, Get, Inject } from '@nestjs/common';
+import { Controller, Get } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ErrorCode } from '../../../../libs/domain/src/index.js';
-import { EVENT_STORE, EventStore, PostgresEventStore } from '../../../../libs/event-store/src/index.js';
 import { ExplainAllocationCandidates } from '../../../../libs/placement/src/candidates/explain/explain-candidates.query.js';
 import type { CandidatesExplanation } from '../../../../libs/placement/src/candidates/explain/explain-candidates.js';
 import { AsOf, describeAsOf } from '../../../../libs/placement/src/ledger/index.js';
 import { parseCandidateQuery } from '../allocation-candidates/candidate-query.js';
-import { LEDGER_NEEDS_POSTGRES_LOG } from '../ledger/ledger-log-guard.js';
 import { parseAsOfParam } from '../ledger/ledger-params.js';
 import { ApiRoute } from '../platform/api-route.js';
 import { Version } from '../platform/microversion.js';
-import { httpBadRequest, PlacementError } from '../platform/placement-error.js';
+import { httpBadRequest } from '../platform/placement-error.js';
 import { QueryParams, Ver } from '../platform/request-params.js';
 
 const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
@@ -29,7 +27,7 @@ function takeOwn(query: URLSearchParams, name: string): string | null {
  */
 @Controller('ledger/explain')
 export class LedgerExplainController {
-  constructor(private readonly queries: QueryBus, @Inject(EVENT_STORE) private readonly store: EventStore) {}
+  constructor(private readonly queries: QueryBus) {}
 
   @Get('allocation_candidates')
   @ApiRoute({ since: '1.10', produces: true })
@@ -40,8 +38,6 @@ export class LedgerExplainController {
     const asOfText = takeOwn(query, 'as_of');
     const asOf: AsOf | null = asOfText === null ? null : parseAsOfParam(asOfText);
     const request = parseCandidateQuery(query, version);
-    // A past index is folded from es_events, which a KurrentDB log leaves empty.
-    if (asOf && !(this.store instanceof PostgresEventStore)) throw new PlacementError(501, LEDGER_NEEDS_POSTGRES_LOG);
     const normalized = provider === null ? null : provider.toLowerCase().replace(/^(.{8})-?(.{4})-?(.{4})-?(.{4})-?(.{12})$/, '$1-$2-$3-$4-$5');
     const explanation: CandidatesExplanation = await this.queries.execute(new ExplainAllocationCandidates(request, normalized, asOf));
     return { as_of: asOf ? describeAsOf(asOf) : null, ...explanation };

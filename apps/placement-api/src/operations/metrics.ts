@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { AppendObserver, AppendOutcome } from '../../../../libs/event-store/src/instrumented-event-store.js';
+import { sentStatements } from '../../../../libs/placement/src/persistence/query-count.js';
 
 /** Requests no route matched (unknown paths, 404s): one label value, so a scan cannot explode the series. */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -54,7 +55,7 @@ export class PlacementMetrics implements AppendObserver {
 
   readonly projectionLag = new Gauge({
     name: 'placement_projection_lag_events',
-    help: 'Events in the log a projection has not applied yet (always 0 for inline projections)',
+    help: 'Events in the log a projection has not applied yet, counted up to 1000 (always 0 for inline projections)',
     labelNames: ['projection'] as const,
     registers: [this.registry],
   });
@@ -71,6 +72,16 @@ export class PlacementMetrics implements AppendObserver {
     help: 'Allocation requests returned by one GET /allocation_candidates',
     buckets: [0, 1, 5, 10, 25, 50, 100, 250, 500, 1000, 5000],
     registers: [this.registry],
+  });
+
+  readonly databaseStatements = new Counter({
+    name: 'placement_database_statements_total',
+    help: 'Statements sent to PostgreSQL by this process (each a round trip; BEGIN and COMMIT included)',
+    registers: [this.registry],
+    collect() {
+      this.reset();
+      this.inc(sentStatements.count);
+    },
   });
 
   private readonly lagByProjection = new Map<string, number>();

@@ -5,10 +5,12 @@
 export const HEALTH_PATH = '/healthz';
 export const READY_PATH = '/readyz';
 export const METRICS_PATH = '/metrics';
-/** The usage dashboard's page: a browser opening it sends no token; its calls carry the token it asks for. */
+/** The operators' console: a browser opening it sends no token; its calls carry the token it asks for. */
+export const CONSOLE_PATH = '/ledger/console';
+/** The usage dashboard's old address: the console, opened on its usage view. */
 export const DASHBOARD_PATH = '/ledger/dashboard';
 
-const UNAUTHENTICATED = new Set([HEALTH_PATH, READY_PATH, METRICS_PATH, DASHBOARD_PATH]);
+const UNAUTHENTICATED = new Set([HEALTH_PATH, READY_PATH, METRICS_PATH, CONSOLE_PATH, DASHBOARD_PATH]);
 
 /** `url` as Fastify gives it, query string included. */
 export function isOperationsPath(url: string): boolean {

@@ -18,7 +18,7 @@ export const USAGE_OVER_TIME_ROUTES: readonly ExtraRoute[] = [
   },
   {
     method: 'get', path: '/ledger/dashboard', tag, unauthenticated: true,
-    summary: 'The usage dashboard: a page charting GET /ledger/usage per resource class; it asks for the token itself',
+    summary: 'The usage dashboard: the console (/ledger/console) opened on its usage view, charting GET /ledger/usage per resource class; it asks for the token itself',
     responses: { 200: ['text/html', 'the page'] },
   },
 ];

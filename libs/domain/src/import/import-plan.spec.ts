@@ -3,6 +3,8 @@ import { ProviderEvent } from '../provider/provider.events.js';
 import { ProviderState, evolveProvider, initialProviderState } from '../provider/provider.state.js';
 import { inventoryWithDefaults } from '../provider/inventory.js';
 import { HOLDERS_PER_EVENT, planImport } from './import-plan.js';
+import { ProviderNameEvent, initialProviderNameState, evolveProviderName, providerNameStream } from '../provider-name/provider-name.decider.js';
+import { PROVIDER_NAMES_BACKFILLED_STREAM } from '../provider-name/provider-names-backfilled.js';
 import { checkUpstreamState } from './upstream-state.check.js';
 import { UpstreamConsumer, UpstreamProvider, UpstreamState } from './upstream-state.js';
 
@@ -44,13 +46,16 @@ function replayed(state: UpstreamState) {
     .reduce<ProviderState>((s, e) => evolveProvider(s, e as ProviderEvent), initialProviderState());
   const consumerState = (uuid: string) => (streams.get(`consumer-${uuid}`) ?? [])
     .reduce<ConsumerState>((s, e) => evolveConsumer(s, e as ConsumerEvent), initialConsumerState());
-  return { streams, providerState, consumerState };
+  const nameState = (name: string) => (streams.get(providerNameStream(name)) ?? [])
+    .reduce((s, e) => evolveProviderName(s, e as ProviderNameEvent), initialProviderNameState());
+  return { streams, providerState, consumerState, nameState };
 }
 
 describe('planImport', () => {
   it('starts every stream with the marker that names the source', () => {
     const { streams } = replayed(cloud);
-    expect(streams.size).toBe(1 + 1 + 3 + 3);
+    // a class, a trait, three provider names and the backfill's marker, three providers, three consumers
+    expect(streams.size).toBe(1 + 1 + 3 + 1 + 3 + 3);
     for (const events of streams.values()) {
       expect(events[0]).toEqual({ type: 'StreamImported', data: { ...{ source: origin.source, source_revision: 'a082b8bb98d0', imported_at: origin.importedAt }, v: 1 } });
     }
@@ -79,10 +84,19 @@ describe('planImport', () => {
   it('writes names first, then parents before children, then consumers', () => {
     const phases = planImport(cloud, origin).phases.map((phase) => phase.map((write) => write.stream));
     expect(phases).toEqual([
-      ['resource-class-CUSTOM_GOLD', 'trait-CUSTOM_FAST'],
+      ['resource-class-CUSTOM_GOLD', 'trait-CUSTOM_FAST', ...['rp-c-numa', 'rp-b-root', 'rp-a-gpu'].map(providerNameStream), PROVIDER_NAMES_BACKFILLED_STREAM],
       ['provider-b-root'], ['provider-c-numa'], ['provider-a-gpu'],
       ['consumer-vm-1', 'consumer-vm-old', 'consumer-empty'],
     ]);
+  });
+
+  it("holds each imported provider's name for it, so the log needs no backfill", () => {
+    const { nameState, streams } = replayed(cloud);
+    expect(['b-root', 'c-numa', 'a-gpu'].map((uuid) => nameState(`rp-${uuid}`))).toEqual(
+      ['b-root', 'c-numa', 'a-gpu'].map((provider) => ({ status: 'held', provider })));
+    expect(streams.get(PROVIDER_NAMES_BACKFILLED_STREAM)?.[1]).toEqual({ type: 'ProviderNamesBackfilled', data: { providers: 3, reserved: 3, v: 1 } });
+    expect(planImport({ ...cloud, providers: [], consumers: [] }, origin).phases.flat().map((write) => write.stream))
+      .toEqual(['resource-class-CUSTOM_GOLD', 'trait-CUSTOM_FAST']);
   });
 
   it('carries the source times for Last-Modified', () => {

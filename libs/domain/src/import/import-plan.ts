@@ -3,6 +3,8 @@ import { writtenOrder } from '../consumer/allocation-order.js';
 import { providerStream, ProviderHolding } from '../provider/provider.events.js';
 import { resourceClassStream } from '../resource-class/resource-class.decider.js';
 import { traitStream } from '../trait/trait.decider.js';
+import { providerNameStream } from '../provider-name/provider-name.decider.js';
+import { PROVIDER_NAMES_BACKFILLED_STREAM, ProviderNamesBackfilled } from '../provider-name/provider-names-backfilled.js';
 import { StreamImported } from './stream-imported.js';
 import { UpstreamProvider, UpstreamState } from './upstream-state.js';
 
@@ -18,7 +20,8 @@ export interface StreamWrite {
 }
 
 /**
- * Phases to append one after the other: names first, then providers a tree level at a time
+ * Phases to append one after the other: names first (classes, traits, and each provider's name
+ * stream, so an imported log needs no backfill of them), then providers a tree level at a time
  * (a child's row takes its root from its parent's, which must already be there), then consumers.
  */
 export interface ImportPlan {
@@ -45,6 +48,7 @@ export function planImport(state: UpstreamState, origin: ImportOrigin): ImportPl
       [{ type: 'ResourceClassCreated', data: { name: rc.name, occurred_at: rc.modifiedAt, v: 1 } }])),
     ...state.traits.map((trait) => begin(traitStream(trait.name),
       [{ type: 'TraitCreated', data: { name: trait.name, occurred_at: trait.modifiedAt, v: 1 } }])),
+    ...providerNames(state, begin),
   ];
   const holdings = holdingsByProvider(state);
   const providerPhases = byTreeLevel(state.providers).map((level) =>
@@ -61,6 +65,19 @@ export function planImport(state: UpstreamState, origin: ImportOrigin): ImportPl
   const phases = [names, ...providerPhases, consumers].filter((phase) => phase.length > 0);
   const events = phases.reduce((sum, phase) => sum + phase.reduce((n, write) => n + write.events.length, 0), 0);
   return { phases, events };
+}
+
+/** Upstream's unique key held each name for one provider: its name stream says so from the start. */
+function providerNames(state: UpstreamState, begin: (stream: string, events: PlannedEvent[]) => StreamWrite): StreamWrite[] {
+  if (state.providers.length === 0) return [];
+  const done: ProviderNamesBackfilled = {
+    type: 'ProviderNamesBackfilled', data: { providers: state.providers.length, reserved: state.providers.length, v: 1 },
+  };
+  return [
+    ...state.providers.map((provider) => begin(providerNameStream(provider.name),
+      [{ type: 'ProviderNameReserved', data: { name: provider.name, uuid: provider.uuid, v: 1 } }])),
+    begin(PROVIDER_NAMES_BACKFILLED_STREAM, [{ type: done.type, data: { ...done.data } }]),
+  ];
 }
 
 /**

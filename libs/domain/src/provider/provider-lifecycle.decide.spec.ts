@@ -1,5 +1,6 @@
 import { DomainError } from '../shared/domain-error.js';
 import { ErrorCode } from '../shared/error-codes.js';
+import { ProviderNameTaken } from '../provider-name/provider-name.decider.js';
 import { CreateProvider, UpdateProvider, decideCreate, decideDelete, decideUpdate } from './provider-lifecycle.decide.js';
 import { ProviderEvent } from './provider.events.js';
 import { ProviderState, evolveProvider, initialProviderState } from './provider.state.js';
@@ -16,7 +17,7 @@ const create = (over: Partial<CreateProvider> = {}): CreateProvider => ({
 });
 const update = (over: Partial<UpdateProvider> = {}): UpdateProvider => ({
   type: 'UpdateProvider', uuid: CHILD, name: 'child', parentUuid: undefined, allowReparenting: false,
-  parent: { exists: true, subtree: [CHILD] }, nameHolder: null, ...over,
+  parent: { exists: true, subtree: [CHILD] }, ...over,
 });
 
 function thrown(run: () => unknown): DomainError {
@@ -53,6 +54,7 @@ describe('creating a provider', () => {
     expect(thrown(() => decideCreate(create({ nameHolder: ROOT }), existing))).toMatchObject({
       kind: 'conflict', code: ErrorCode.DUPLICATE_NAME, detail: 'Conflicting resource provider name: root already exists.',
     });
+    expect(thrown(() => decideCreate(create({ nameHolder: OTHER }), given()))).toBeInstanceOf(ProviderNameTaken);
     expect(thrown(() => decideCreate(create({ name: 'renamed' }), existing))).toMatchObject({
       kind: 'conflict', code: ErrorCode.DUPLICATE_NAME, detail: `Conflicting resource provider uuid: ${ROOT} already exists.`,
     });
@@ -98,13 +100,6 @@ describe('updating a provider', () => {
       .toBe(`Unable to save resource provider ${CHILD}: Object action update failed because: creating loop in the provider tree is not allowed.`);
     const deep = update({ parentUuid: OTHER, allowReparenting: true, parent: { exists: true, subtree: [CHILD, OTHER] } });
     expect(thrown(() => decideUpdate(deep, child)).detail).toMatch(/creating loop in the provider tree is not allowed\.$/);
-  });
-
-  it('refuses a name another provider holds, after the parent checks', () => {
-    expect(thrown(() => decideUpdate(update({ name: 'taken', nameHolder: OTHER }), child))).toMatchObject({
-      kind: 'conflict', code: ErrorCode.DUPLICATE_NAME, detail: 'Conflicting resource provider taken already exists.',
-    });
-    expect(thrown(() => decideUpdate(update({ nameHolder: OTHER, parentUuid: OTHER }), child)).kind).toBe('bad_request');
   });
 
   it('answers 404 for a provider that is not there', () => {

@@ -1,5 +1,6 @@
 import { badRequest, conflict, notFound } from '../shared/domain-error.js';
 import { ErrorCode } from '../shared/error-codes.js';
+import { ProviderNameTaken } from '../provider-name/provider-name.decider.js';
 import { objectActionError, requireActive } from './provider-guards.js';
 import { ProviderEvent } from './provider.events.js';
 import { ProviderState } from './provider.state.js';
@@ -13,7 +14,10 @@ export interface ParentFacts {
 
 export type CreateProvider = {
   type: 'CreateProvider'; uuid: string; name: string; parentUuid: string | null; parent: ParentFacts;
-  /** The provider that already has the wanted name, if any. */
+  /**
+   * Who holds the wanted name, read from the name's stream in the same attempt (whose revision
+   * the append then expects): a creation reports a taken name before a taken uuid, as upstream.
+   */
   nameHolder: string | null;
 };
 export type UpdateProvider = {
@@ -21,11 +25,12 @@ export type UpdateProvider = {
   /** undefined: the body did not mention the parent. */
   parentUuid: string | null | undefined;
   allowReparenting: boolean; parent: ParentFacts;
-  nameHolder: string | null;
 };
+// An update's new name is decided by the name's stream after this (provider-name/): after the
+// parent checks, as upstream, and only when the name changes.
 export type DeleteProvider = { type: 'DeleteProvider'; uuid: string; hasChildren: boolean };
 
-/** Checks in upstream's order: the object's own checks, the parent, then the database's unique keys (name first). */
+/** Checks in upstream's order: the object's own checks, the parent, then the unique keys (name first). */
 export function decideCreate(command: CreateProvider, state: ProviderState): ProviderEvent[] {
   const { uuid, name, parentUuid } = command;
   const fail = (reason: string) =>
@@ -37,9 +42,8 @@ export function decideCreate(command: CreateProvider, state: ProviderState): Pro
     }
     if (!command.parent.exists) throw fail('parent provider UUID does not exist.');
   }
-  if (command.nameHolder !== null) {
-    throw conflict(`Conflicting resource provider name: ${name} already exists.`, ErrorCode.DUPLICATE_NAME);
-  }
+  // Even when the holder is this very uuid: upstream's database reports the name first.
+  if (command.nameHolder !== null) throw new ProviderNameTaken(name, command.nameHolder);
   if (state.status === 'active') {
     throw conflict(`Conflicting resource provider uuid: ${uuid} already exists.`, ErrorCode.DUPLICATE_NAME);
   }
@@ -66,9 +70,6 @@ export function decideUpdate(command: UpdateProvider, state: ProviderState): Pro
       throw fail('update', 'un-parenting a provider is not currently allowed.');
     }
     parent = wanted;
-  }
-  if (command.nameHolder !== null && command.nameHolder !== provider.uuid) {
-    throw conflict(`Conflicting resource provider ${command.name} already exists.`, ErrorCode.DUPLICATE_NAME);
   }
   // Upstream issues no UPDATE when nothing changed, so its updated_at stays: no fact either.
   if (command.name === provider.name && parent === provider.parentUuid) return [];

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EventStore, NO_STREAM, RecordedEvent, START, WrongExpectedRevision, comparePositions } from '../port.js';
+import { describeReadSideContract } from './read-side.contract.js';
 
 /** The behaviour every adapter of the port must show; run by each adapter's int-spec. */
 export function describeEventStoreContract(name: string, open: () => Promise<{ store: EventStore; close(): Promise<void> }>) {
@@ -34,6 +35,22 @@ export function describeEventStoreContract(name: string, open: () => Promise<{ s
       await expect(store.append([{ stream: s, expectedRevision: NO_STREAM, events: [event(2)] }])).rejects.toBeInstanceOf(WrongExpectedRevision);
       await expect(store.append([{ stream: s, expectedRevision: 5, events: [event(2)] }])).rejects.toBeInstanceOf(WrongExpectedRevision);
       expect(await store.readStream(s)).toHaveLength(1);
+    });
+
+    it("names the stream that failed its check, and appends at 'any' revision to new and existing streams", async () => {
+      const [a, b] = [stream('a'), stream('b')];
+      await store.append([{ stream: a, expectedRevision: NO_STREAM, events: [event(1)] }]);
+      const refused = await store.append([
+        { stream: a, expectedRevision: 0, events: [event(2)] }, { stream: b, expectedRevision: 3, events: [event(3)] },
+      ]).catch((error) => error);
+      expect(refused).toBeInstanceOf(WrongExpectedRevision);
+      expect(refused.stream).toBe(b);
+      const result = await store.append([
+        { stream: a, expectedRevision: 'any', events: [event(4)] }, { stream: b, expectedRevision: 'any', events: [event(5), event(6)] },
+      ]);
+      expect(result.revisions).toEqual({ [a]: 1, [b]: 1 });
+      expect((await store.readStream(a)).map((e) => e.data)).toEqual([{ n: 1 }, { n: 4 }]);
+      expect((await store.readStream(b)).map((e) => [e.revision, e.data])).toEqual([[0, { n: 5 }], [1, { n: 6 }]]);
     });
 
     it('lets exactly one of many concurrent appends at the same revision win', async () => {
@@ -103,6 +120,8 @@ export function describeEventStoreContract(name: string, open: () => Promise<{ s
       expect((await store.readStream(a)).length).toBe(won);
       expect((await store.readStream(b)).length).toBe(won);
     });
+
+    describeReadSideContract(() => store);
 
     it('a reader following the global order during concurrent appends sees every event exactly once, in a stable order', async () => {
       const tag = randomUUID();

@@ -1,13 +1,13 @@
-import { FORWARDS, ErrorType, excludeSystemEvents } from '@kurrent/kurrentdb-client';
+import { FORWARDS, ErrorType } from '@kurrent/kurrentdb-client';
 import {
-  AppendRequest, AppendResult, EventStore, LogPosition, RecordedEvent, START, Subscription, comparePositions,
+  AppendRequest, AppendResult, EventStore, GlobalFilter, LogPosition, RecordedEvent, START, StreamRange, Subscription,
 } from '../port.js';
 import { toAppendResult, toAppendStreamRequests, translateAppendError } from './append-mapping.js';
 import { assertMultiStreamAppend } from './capabilities.js';
 import { toRecordedEvent } from './event-mapping.js';
 import { KurrentClient, connectKurrent } from './kurrent-client.js';
+import { readAllAfter, readHead, readRequest, readStreamRange } from './log-reads.js';
 import { CatchUpHandlers, CatchUpOptions, subscribeToAllFrom } from './kurrent-subscription.js';
-import { toLogPosition, toReadPosition } from './positions.js';
 
 export interface KurrentEventStoreOptions extends CatchUpOptions {
   /** Named in start-up messages (without its password). */
@@ -61,35 +61,20 @@ export class KurrentEventStore implements EventStore {
     return events;
   }
 
-  /**
-   * KurrentDB reads $all from a position inclusively, and the port reads strictly after it:
-   * the event at `from` comes back and is dropped. The server filters system event types;
-   * system streams and foreign events are dropped here, so a page can come back short, and
-   * reading goes on until `limit` events or the end of the log. The log is written in order,
-   * so no event can appear later behind a position already read.
-   */
-  async readAll(from: LogPosition, limit: number): Promise<RecordedEvent[]> {
-    const events: RecordedEvent[] = [];
-    let cursor = from;
-    while (events.length < limit) {
-      const asked = limit - events.length + 1;
-      let returned = 0;
-      let advanced = false;
-      const page = this.client.readAll({ fromPosition: toReadPosition(cursor), maxCount: asked, direction: FORWARDS, filter: excludeSystemEvents() });
-      for await (const resolved of page) {
-        returned++;
-        const event = resolved.event;
-        if (!event?.position) continue;
-        const at = toLogPosition(event.position);
-        if (comparePositions(at, cursor) <= 0) continue;
-        cursor = at;
-        advanced = true;
-        const recorded = toRecordedEvent(event);
-        if (recorded && events.length < limit) events.push(recorded);
-      }
-      if (returned < asked || !advanced) break;
-    }
-    return events;
+  readStreamRange(stream: string, range: StreamRange): Promise<RecordedEvent[]> {
+    return readStreamRange(this.client, stream, range);
+  }
+
+  readAll(from: LogPosition, limit: number, filter?: GlobalFilter): Promise<RecordedEvent[]> {
+    return readAllAfter(this.client, from, limit, filter);
+  }
+
+  head(): Promise<LogPosition> {
+    return readHead(this.client);
+  }
+
+  readRequest(requestId: string): Promise<RecordedEvent[]> {
+    return readRequest(this.client, requestId);
   }
 
   subscribe(from: LogPosition, handle: (events: RecordedEvent[]) => Promise<void>): Subscription {

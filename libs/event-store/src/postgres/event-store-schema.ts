@@ -18,4 +18,39 @@ CREATE TABLE IF NOT EXISTS es_events (
 CREATE INDEX IF NOT EXISTS es_events_global_order ON es_events (transaction_id, position);
 -- The audit trail's "what did request X write" (GET /ledger/audit/request/{id}).
 CREATE INDEX IF NOT EXISTS es_events_request_id ON es_events ((metadata->>'requestId'));
+-- One append in one round trip: each stream's expected revision checked and its head moved, in
+-- the order given (callers sort the streams, so concurrent appends lock in one order), then the
+-- events inserted, each numbered from its stream's head. A stream not at the expected revision
+-- raises ES409 naming it, and the caller's transaction is rolled back.
+-- expected: a revision, -1 (the stream must not exist), -2 (any).
+CREATE OR REPLACE FUNCTION es_append(streams text[], expected bigint[], counts int[], types text[], datas jsonb[], metadatas jsonb[])
+RETURNS SETOF es_events LANGUAGE plpgsql AS $es_append$
+DECLARE
+  head bigint;
+  stream_ids text[] := '{}';
+  revisions bigint[] := '{}';
+BEGIN
+  FOR i IN 1 .. coalesce(array_length(streams, 1), 0) LOOP
+    IF expected[i] = -2 THEN
+      INSERT INTO es_streams AS s (stream_id, revision) VALUES (streams[i], counts[i] - 1)
+        ON CONFLICT (stream_id) DO UPDATE SET revision = s.revision + counts[i] RETURNING s.revision INTO head;
+    ELSIF expected[i] = -1 THEN
+      INSERT INTO es_streams (stream_id, revision) VALUES (streams[i], counts[i] - 1) ON CONFLICT (stream_id) DO NOTHING;
+      IF NOT FOUND THEN RAISE EXCEPTION 'wrong expected revision' USING ERRCODE = 'ES409', DETAIL = streams[i]; END IF;
+      head := counts[i] - 1;
+    ELSE
+      UPDATE es_streams SET revision = expected[i] + counts[i] WHERE stream_id = streams[i] AND revision = expected[i];
+      IF NOT FOUND THEN RAISE EXCEPTION 'wrong expected revision' USING ERRCODE = 'ES409', DETAIL = streams[i]; END IF;
+      head := expected[i] + counts[i];
+    END IF;
+    stream_ids := stream_ids || array_fill(streams[i], ARRAY[counts[i]]);
+    revisions := revisions || ARRAY(SELECT generate_series(head - counts[i] + 1, head));
+  END LOOP;
+  RETURN QUERY WITH inserted AS (
+    INSERT INTO es_events (stream_id, revision, type, data, metadata)
+    SELECT * FROM unnest(stream_ids, revisions, types, datas, metadatas)
+    RETURNING *)
+  SELECT * FROM inserted ORDER BY position;
+END
+$es_append$;
 `;

@@ -10,3 +10,18 @@ describeEventStoreContract('PostgreSQL', async () => {
   await store.ensureSchema();
   return { store, close: async () => { await pool.end(); await db.drop(); } };
 });
+
+// With an inline projector the adapter appends through es_append (one round trip); the same
+// contract holds there, and the projector sees exactly the events written, in order.
+describeEventStoreContract('PostgreSQL with an inline projector (es_append)', async () => {
+  const db = await createTestDatabase('pl_es');
+  const pool = new Pool({ connectionString: db.url, max: 12 });
+  const store = new PostgresEventStore(pool, { pollIntervalMs: 10 });
+  await store.ensureSchema();
+  store.addInlineProjector(async (tx, events) => {
+    const { rows } = await tx.query<{ n: string }>('SELECT count(*) AS n FROM es_events WHERE position = ANY($1::bigint[])',
+      [events.map((event) => event.position.prepare.toString())]);
+    if (Number(rows[0].n) !== events.length) throw new Error('the projector was handed events that are not in the log');
+  });
+  return { store, close: async () => { await pool.end(); await db.drop(); } };
+});

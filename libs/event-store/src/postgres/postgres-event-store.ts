@@ -1,13 +1,19 @@
 import type { Pool, PoolClient } from 'pg';
 import {
-  AppendRequest, AppendResult, EventStore, LogPosition, NO_STREAM, RecordedEvent, Subscription, WrongExpectedRevision,
+  AppendRequest, AppendResult, EventStore, GlobalFilter, LogPosition, NO_STREAM, RecordedEvent, StreamRange, Subscription,
+  WrongExpectedRevision,
 } from '../port.js';
 import { EVENT_STORE_SCHEMA } from './event-store-schema.js';
 import { InlineProjector } from './sql-client.js';
-import { toRecordedEvent } from './rows.js';
+import { filterConditions, readHead, readRequest, readStreamRange } from './log-reads.js';
+import { EVENT_COLUMNS, toRecordedEvent } from './rows.js';
 
 const DEADLOCK = '40P01';
 const UNIQUE_VIOLATION = '23505';
+/** Raised by es_append (event-store-schema.ts) when a stream is not at the expected revision. */
+const WRONG_REVISION = 'ES409';
+/** es_append's "any revision". */
+const ANY_REVISION = -2;
 
 export interface PostgresEventStoreOptions {
   readonly pollIntervalMs?: number;
@@ -34,20 +40,28 @@ export class PostgresEventStore implements EventStore {
     try {
       await client.query('BEGIN');
       let revisions: Record<string, number> = {};
-      // Only new streams (an import writes thousands per append): one statement, not one each.
-      // Mixed appends keep one statement per stream, so every append locks in the same sorted order.
-      if (ordered.length > 1 && ordered.every((request) => request.expectedRevision === NO_STREAM)) {
-        revisions = await this.createStreams(client, ordered);
-      } else {
-        for (const request of ordered) revisions[request.stream] = await this.advanceStream(client, request);
-      }
       let position: LogPosition = { commit: 0n, prepare: 0n };
-      if (this.projectors.length > 0) {
-        const recorded = await this.insertEvents(client, ordered, revisions);
+      if (this.projectors.length > 0 && !ordered.some((request) => request.expectedRevision === 'any' && request.events.length === 0)) {
+        // The API's appends: checks, heads and events in one round trip (es_append), then the projections.
+        const recorded = await this.appendInOneStatement(client, ordered);
+        revisions = headsOf(ordered, recorded);
         for (const project of this.projectors) await project(client, recorded);
         position = recorded[recorded.length - 1]?.position ?? position;
       } else {
-        position = await this.insertEventsOnly(client, ordered, revisions);
+        // Only new streams (an import writes thousands per append): one statement, not one each.
+        // Mixed appends keep one statement per stream, so every append locks in the same sorted order.
+        if (ordered.length > 1 && ordered.every((request) => request.expectedRevision === NO_STREAM)) {
+          revisions = await this.createStreams(client, ordered);
+        } else {
+          for (const request of ordered) revisions[request.stream] = await this.advanceStream(client, request);
+        }
+        if (this.projectors.length > 0) {
+          const recorded = await this.insertEvents(client, ordered, revisions);
+          for (const project of this.projectors) await project(client, recorded);
+          position = recorded[recorded.length - 1]?.position ?? position;
+        } else {
+          position = await this.insertEventsOnly(client, ordered, revisions);
+        }
       }
       await client.query('COMMIT');
       return { position, revisions };
@@ -57,6 +71,15 @@ export class PostgresEventStore implements EventStore {
     } finally {
       client.release();
     }
+  }
+
+  private async appendInOneStatement(client: PoolClient, requests: readonly AppendRequest[]): Promise<RecordedEvent[]> {
+    const [, , types, data, meta] = eventColumns(requests, Object.fromEntries(requests.map((r) => [r.stream, r.events.length - 1])));
+    const { rows } = await client.query(
+      'SELECT * FROM es_append($1::text[], $2::bigint[], $3::int[], $4::text[], $5::jsonb[], $6::jsonb[])',
+      [requests.map((r) => r.stream), requests.map((r) => (r.expectedRevision === 'any' ? ANY_REVISION : r.expectedRevision)),
+        requests.map((r) => r.events.length), types, data, meta]);
+    return rows.map(toRecordedEvent);
   }
 
   /** Moves the stream's head, checking the expected revision in the same statement. */
@@ -103,7 +126,7 @@ export class PostgresEventStore implements EventStore {
     const { rows } = await client.query(
       `INSERT INTO es_events (stream_id, revision, type, data, metadata)
        SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::jsonb[], $5::jsonb[])
-       RETURNING position, transaction_id, stream_id, revision, type, data, metadata, recorded_at`,
+       RETURNING ${EVENT_COLUMNS}`,
       columns,
     );
     return rows.map(toRecordedEvent).sort((a, b) => (a.position.prepare < b.position.prepare ? -1 : 1));
@@ -127,14 +150,27 @@ export class PostgresEventStore implements EventStore {
 
   async readStream(stream: string, fromRevision = 0): Promise<RecordedEvent[]> {
     const { rows } = await this.pool.query(
-      `SELECT position, transaction_id, stream_id, revision, type, data, metadata, recorded_at
-       FROM es_events WHERE stream_id = $1 AND revision >= $2 ORDER BY revision`,
+      `SELECT ${EVENT_COLUMNS} FROM es_events WHERE stream_id = $1 AND revision >= $2 ORDER BY revision`,
       [stream, fromRevision],
     );
     return rows.map(toRecordedEvent);
   }
 
-  async readAll(from: LogPosition, limit: number): Promise<RecordedEvent[]> {
+  readStreamRange(stream: string, range: StreamRange): Promise<RecordedEvent[]> {
+    return readStreamRange(this.pool, stream, range);
+  }
+
+  head(): Promise<LogPosition> {
+    return readHead(this.pool);
+  }
+
+  readRequest(requestId: string): Promise<RecordedEvent[]> {
+    return readRequest(this.pool, requestId);
+  }
+
+  async readAll(from: LogPosition, limit: number, filter?: GlobalFilter): Promise<RecordedEvent[]> {
+    const params: unknown[] = [from.commit.toString(), from.prepare.toString(), limit];
+    const filtered = filterConditions(filter, params);
     // Only transactions older than every one of THIS database still in flight are read, so a slow
     // writer with a smaller transaction id can never be overtaken and skipped. Other databases'
     // transactions never write this log, so they must not hold its readers back (a long one would
@@ -151,12 +187,12 @@ export class PostgresEventStore implements EventStore {
                WHERE datname IS DISTINCT FROM current_database() AND backend_xid IS NOT NULL)),
            pg_snapshot_xmax(s)) AS below
          FROM pg_current_snapshot() AS s)
-       SELECT position, transaction_id, stream_id, revision, type, data, metadata, recorded_at
+       SELECT ${EVENT_COLUMNS}
        FROM es_events, horizon
        WHERE transaction_id < horizon.below
-         AND (transaction_id, position) > ($1::text::xid8, $2::bigint)
+         AND (transaction_id, position) > ($1::text::xid8, $2::bigint)${filtered}
        ORDER BY transaction_id, position LIMIT $3`,
-      [from.commit.toString(), from.prepare.toString(), limit],
+      params,
     );
     return rows.map(toRecordedEvent);
   }
@@ -201,9 +237,22 @@ function eventColumns(requests: readonly AppendRequest[], revisions: Record<stri
   return [streams, revs, types, data, meta];
 }
 
+/** Each stream's revision after the append: its last event's, or the expected one when it got none. */
+function headsOf(requests: readonly AppendRequest[], recorded: readonly RecordedEvent[]): Record<string, number> {
+  const heads: Record<string, number> = {};
+  // 'any' comes here only with events (append() sends the other case the long way).
+  for (const request of requests) heads[request.stream] = request.expectedRevision === 'any' ? NO_STREAM : request.expectedRevision;
+  for (const event of recorded) if (event.revision > heads[event.stream]) heads[event.stream] = event.revision;
+  return heads;
+}
+
 function translate(error: unknown, requests: readonly AppendRequest[]): unknown {
   const code = (error as { code?: string }).code;
   const constraint = (error as { constraint?: string }).constraint;
+  if (code === WRONG_REVISION) {
+    const stream = (error as { detail?: string }).detail ?? '?';
+    return new WrongExpectedRevision(stream, requests.find((request) => request.stream === stream)?.expectedRevision ?? 'any');
+  }
   // A deadlock or a racing first append to the same stream is a concurrency conflict like any other.
   if (code === DEADLOCK || (code === UNIQUE_VIOLATION && constraint?.startsWith('es_'))) {
     return new WrongExpectedRevision(requests[0]?.stream ?? '?', requests[0]?.expectedRevision ?? 'any');

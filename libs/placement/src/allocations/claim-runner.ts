@@ -2,13 +2,12 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import {
   ClaimDecision, ClaimState, ConsumerEvent, ConsumerState, consumerStream, evolveConsumer, initialConsumerState,
 } from '../../../domain/src/allocation/index.js';
-import {
-  ErrorCode, ProviderEvent, ProviderState, conflict, evolveProvider, initialProviderState, providerStream,
-} from '../../../domain/src/index.js';
-import { AppendRequest, WrongExpectedRevision } from '../../../event-store/src/index.js';
-import { Caller, metadataOf } from '../shared/caller.js';
+import { ErrorCode, conflict, evolveProvider, initialProviderState, providerStream } from '../../../domain/src/index.js';
+import { WrongExpectedRevision } from '../../../event-store/src/index.js';
+import { Caller } from '../shared/caller.js';
+import { Attempt, CommandRunner } from '../shared/command-runner.js';
 import { KeyedLock } from '../shared/keyed-lock.js';
-import { MAX_ATTEMPTS, StreamWriter } from '../shared/stream-writer.js';
+import { Loaded, MAX_ATTEMPTS, StreamWriter } from '../shared/stream-writer.js';
 
 export interface ClaimPlan {
   readonly consumers: readonly string[];
@@ -26,10 +25,14 @@ const RACE_PREFIX = 'Inventory and/or allocations changed while attempting to al
 /** How many times a claim is decided (upstream's [placement] allocation_conflict_retry_count); 10 when not provided. */
 export const CLAIM_ATTEMPTS = Symbol('CLAIM_ATTEMPTS');
 
+const CONSUMER = { evolve: evolveConsumer, initialState: initialConsumerState };
+const PROVIDER = { evolve: evolveProvider, initialState: initialProviderState };
+
 /**
  * The one path every claim takes: load the consumers and every provider touched, decide, and
- * append to all of those streams at once with their expected revisions. Losing a race to another
- * writer means deciding again on fresher state; only running out of attempts reaches the client.
+ * append to all of those streams at once with their expected revisions (the CommandRunner).
+ * Losing a race to another writer means deciding again on fresher state; only running out of
+ * attempts reaches the client, as upstream's concurrent-update 409.
  */
 @Injectable()
 export class ClaimRunner {
@@ -37,44 +40,39 @@ export class ClaimRunner {
 
   constructor(
     private readonly writer: StreamWriter,
+    private readonly commands: CommandRunner,
     @Optional() @Inject(CLAIM_ATTEMPTS) private readonly attempts: number = MAX_ATTEMPTS,
   ) {}
 
   async run(plan: ClaimPlan, caller: Caller): Promise<void> {
     // Claims touching the same streams take turns in this process instead of racing each other.
-    return this.turns.run(await this.streamsOf(plan), () => this.decideAndAppend(plan, caller));
+    const { streams, consumers } = await this.streamsOf(plan);
+    return this.turns.run(streams, () => this.decideAndAppend(plan, caller, consumers));
   }
 
-  /** The streams a claim will likely touch, from the states as they are now. */
-  private async streamsOf(plan: ClaimPlan): Promise<string[]> {
-    const consumers = await this.loadAll(plan.consumers, consumerStream, (s) =>
-      this.writer.load<ConsumerState, ConsumerEvent>(s, evolveConsumer, initialConsumerState));
-    const states = Object.fromEntries(Object.entries(consumers).map(([uuid, loaded]) => [uuid, loaded.state]));
-    return [...plan.consumers.map(consumerStream), ...plan.providers(states).map(providerStream)];
+  /** The streams a claim will likely touch, from the consumers as they are now (kept for the first attempt). */
+  private async streamsOf(plan: ClaimPlan): Promise<{ streams: string[]; consumers: Map<string, Loaded<unknown>> }> {
+    const loaded = await Promise.all(plan.consumers.map((uuid) =>
+      this.writer.load<ConsumerState, ConsumerEvent>(consumerStream(uuid), evolveConsumer, initialConsumerState)));
+    const states = Object.fromEntries(plan.consumers.map((uuid, i) => [uuid, loaded[i].state]));
+    const streams = [...plan.consumers.map(consumerStream), ...plan.providers(states).map(providerStream)];
+    return { streams, consumers: new Map(plan.consumers.map((uuid, i) => [consumerStream(uuid), loaded[i]])) };
   }
 
-  private async decideAndAppend(plan: ClaimPlan, caller: Caller): Promise<void> {
-    const metadata = { ...metadataOf(caller), ...plan.metadata };
+  /**
+   * A consumer read before this claim's turn came is at least as fresh as what its client knew
+   * when it sent the request, so a refusal decided on it is one a fresh read would decide too;
+   * anything newer makes the append fail its revision check, and the next attempt reads again.
+   */
+  private async decideAndAppend(plan: ClaimPlan, caller: Caller, preloaded: Map<string, Loaded<unknown>>): Promise<void> {
     try {
-      await this.writer.execute(async () => {
-        const consumers = await this.loadAll(plan.consumers, consumerStream, (s) =>
-          this.writer.load<ConsumerState, ConsumerEvent>(s, evolveConsumer, initialConsumerState));
-        const states = Object.fromEntries(Object.entries(consumers).map(([uuid, loaded]) => [uuid, loaded.state]));
-        const providers = await this.loadAll(plan.providers(states), providerStream, (s) =>
-          this.writer.load<ProviderState, ProviderEvent>(s, evolveProvider, initialProviderState));
-        const decision = await plan.decide({
-          consumers: states,
-          providers: Object.fromEntries(Object.entries(providers).map(([uuid, loaded]) => [uuid, loaded.state])),
-        });
-        const appends: AppendRequest[] = [];
-        for (const [uuid, events] of Object.entries(decision.consumers)) {
-          appends.push({ stream: consumerStream(uuid), expectedRevision: consumers[uuid].revision, events: events.map((e) => ({ ...e, metadata })) });
-        }
-        for (const [uuid, events] of Object.entries(decision.providers)) {
-          appends.push({ stream: providerStream(uuid), expectedRevision: providers[uuid].revision, events: events.map((e) => ({ ...e, metadata })) });
-        }
-        return { appends, outcome: undefined };
-      }, this.attempts);
+      await this.commands.run(caller, async (attempt) => {
+        const consumers = await loadAll(attempt, plan.consumers, consumerStream, CONSUMER);
+        const providers = await loadAll(attempt, plan.providers(consumers), providerStream, PROVIDER);
+        const decision = await plan.decide({ consumers, providers });
+        for (const [uuid, events] of Object.entries(decision.consumers)) attempt.write(consumerStream(uuid), events);
+        for (const [uuid, events] of Object.entries(decision.providers)) attempt.write(providerStream(uuid), events);
+      }, { attempts: this.attempts, metadata: plan.metadata, preloaded });
     } catch (error) {
       if (error instanceof WrongExpectedRevision) {
         throw conflict(
@@ -85,9 +83,12 @@ export class ClaimRunner {
       throw error;
     }
   }
+}
 
-  private async loadAll<T>(uuids: readonly string[], stream: (uuid: string) => string, load: (stream: string) => Promise<T>) {
-    const loaded = await Promise.all(uuids.map((uuid) => load(stream(uuid))));
-    return Object.fromEntries(uuids.map((uuid, i) => [uuid, loaded[i]])) as Record<string, T>;
-  }
+async function loadAll<State, Event>(
+  attempt: Attempt, uuids: readonly string[], stream: (uuid: string) => string,
+  type: { evolve: (s: State, e: Event) => State; initialState: () => State },
+): Promise<Record<string, State>> {
+  const states = await Promise.all(uuids.map((uuid) => attempt.load(stream(uuid), type)));
+  return Object.fromEntries(uuids.map((uuid, i) => [uuid, states[i]]));
 }

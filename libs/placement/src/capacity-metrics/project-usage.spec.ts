@@ -41,6 +41,14 @@ describe('projectUsage from the consumer streams', () => {
     ])).toEqual([{ labels: { project_id: 'p2', resource_class: 'DISK_GB' }, used: 5 }]);
   });
 
+  it("knows each holding consumer's project, after a move, and forgets a removed one", () => {
+    const tally = new ProjectTally();
+    for (const event of [replaced('vm1', 'p1', { rp1: { VCPU: 1 } }), replaced('vm1', 'p2', { rp1: { VCPU: 1 } }), replaced('vm2', 'p1', {}), removed('vm2')]) {
+      applyEvent(new ProviderIndex(), new NameCatalog(), event, tally);
+    }
+    expect([tally.projectOf('vm1'), tally.projectOf('vm2'), tally.projectOf('vm3')]).toEqual(['p2', undefined, undefined]);
+  });
+
   it('ignores consumer streams when no tally is kept (explain as_of)', () => {
     const index = new ProviderIndex();
     expect(() => applyEvent(index, new NameCatalog(), replaced('vm1', 'p1', { rp1: { VCPU: 1 } }))).not.toThrow();

@@ -1,4 +1,4 @@
-import { asOfCondition, parseAsOf } from './as-of.js';
+import { asOfPoint, parseAsOf, timeToMicros } from './as-of.js';
 import { positionToken } from './position-token.js';
 
 describe('as_of', () => {
@@ -32,13 +32,12 @@ describe('as_of', () => {
     expect(parseAsOf('2026-01-01T00:00:00-15:59')).toEqual({ kind: 'time', time: '2026-01-01T00:00:00-15:59' });
   });
 
-  it('becomes a condition on the global order or on the recording time', () => {
-    const params: unknown[] = ['stream'];
-    expect(asOfCondition({ kind: 'position', position: { commit: 900n, prepare: 41n } }, params, 'e'))
-      .toBe('(e.transaction_id, e.position) <= ($2::text::xid8, $3::bigint)');
-    expect(params).toEqual(['stream', '900', '41']);
-    const more: unknown[] = [];
-    expect(asOfCondition({ kind: 'time', time: '2024-03-01T10:42:00+00:00' }, more)).toBe('es_events.recorded_at <= $1::timestamptz');
-    expect(more).toEqual(['2024-03-01T10:42:00+00:00']);
+  it('becomes a point of the log: the position, or the time in microseconds since the epoch', () => {
+    expect(asOfPoint({ kind: 'position', position: { commit: 900n, prepare: 41n } })).toEqual({ position: { commit: 900n, prepare: 41n } });
+    expect(asOfPoint(parseAsOf('2024-03-01T10:42:00.123456Z')!)).toEqual({ time: 1_709_289_720_123_456n });
+    expect(asOfPoint(parseAsOf('2024-03-01T12:42:00.5+02:00')!)).toEqual({ time: 1_709_289_720_500_000n });
+    expect(asOfPoint(parseAsOf('2024-03-01T05:12:00-05:30')!)).toEqual({ time: 1_709_289_720_000_000n });
+    expect(timeToMicros('0001-01-01T00:00:00+00:00')).toBe(-62_135_596_800_000_000n);
+    expect(timeToMicros('10000-01-01T23:58:59+00:00')).toBeGreaterThan(timeToMicros('9999-12-31T23:59:59.999999+00:00'));
   });
 });

@@ -1,4 +1,4 @@
-import type { LogPosition } from '../../../event-store/src/index.js';
+import type { LogPoint, LogPosition } from '../../../event-store/src/index.js';
 import { parsePositionToken, positionToken } from './position-token.js';
 
 /** A point of the log: after the event at a position, or at a moment of the clock. */
@@ -59,15 +59,23 @@ function validDate(year: number, month: number, day: number): boolean {
   return day <= DAYS[month - 1] + (month === 2 && leap ? 1 : 0);
 }
 
-/**
- * The SQL condition "this es_events row is at or before the point", its values pushed onto
- * `params`. Positions compare in the global order (transaction id, then row sequence).
- */
-export function asOfCondition(asOf: AsOf, params: unknown[], table = 'es_events'): string {
-  if (asOf.kind === 'time') return `${table}.recorded_at <= $${params.push(asOf.time)}::timestamptz`;
-  const commit = params.push(asOf.position.commit.toString());
-  const prepare = params.push(asOf.position.prepare.toString());
-  return `(${table}.transaction_id, ${table}.position) <= ($${commit}::text::xid8, $${prepare}::bigint)`;
+const NORMALIZED = /^(\d{4,5})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?([+-])(\d{2}):(\d{2})$/;
+
+/** A time as parseAsOf writes it, in microseconds since the epoch. */
+export function timeToMicros(time: string): bigint {
+  const match = NORMALIZED.exec(time);
+  if (!match) throw new Error(`not a time parseAsOf wrote: ${time}`);
+  const [, year, month, day, hour, minute, second, fraction = '', sign, offsetHours, offsetMinutes] = match;
+  const utc = new Date(0);
+  utc.setUTCFullYear(+year, +month - 1, +day); // Date.UTC would read years below 100 as 19xx
+  utc.setUTCHours(+hour, +minute, +second, 0);
+  const offset = BigInt((+offsetHours * 60 + +offsetMinutes) * 60) * 1_000_000n;
+  return BigInt(utc.getTime()) * 1000n + BigInt(fraction.padEnd(6, '0')) - (sign === '-' ? -offset : offset);
+}
+
+/** The point as the event store's reads take it. */
+export function asOfPoint(asOf: AsOf): LogPoint {
+  return asOf.kind === 'position' ? { position: asOf.position } : { time: timeToMicros(asOf.time) };
 }
 
 /** The point as a client can quote it back: the token, or the time as read. */

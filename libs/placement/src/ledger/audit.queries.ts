@@ -1,8 +1,9 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { ErrorCode, notFound, providerStream } from '../../../domain/src/index.js';
+import { EVENT_STORE, EventStore } from '../../../event-store/src/index.js';
 import { READ_DB, ReadDb } from '../shared/read-db.js';
-import { LEDGER_EVENT_COLUMNS, LedgerEvent, toLedgerEvent } from './ledger-event.js';
+import { LedgerEvent, toLedgerEvent } from './ledger-event.js';
 import { ProviderClaim, providerClaims } from './provider-claims.js';
 
 /** Who a consumer belongs to now, as the read models say. */
@@ -25,12 +26,11 @@ export interface ProviderClaimsAnswer {
 /** Consumers holding something on a provider now, each with the write that began its claim (from the log). */
 @QueryHandler(GetProviderClaims)
 export class GetProviderClaimsHandler implements IQueryHandler<GetProviderClaims, ProviderClaimsAnswer> {
-  constructor(@Inject(READ_DB) private readonly db: ReadDb) {}
+  constructor(@Inject(EVENT_STORE) private readonly store: EventStore, @Inject(READ_DB) private readonly db: ReadDb) {}
 
   async execute({ providerUuid }: GetProviderClaims): Promise<ProviderClaimsAnswer> {
-    const { rows } = await this.db.query(
-      `SELECT ${LEDGER_EVENT_COLUMNS} FROM es_events e WHERE e.stream_id = $1 ORDER BY e.revision`, [providerStream(providerUuid)]);
-    const { state, claims } = providerClaims(rows.map(toLedgerEvent));
+    const events = await this.store.readStream(providerStream(providerUuid));
+    const { state, claims } = providerClaims(events.map(toLedgerEvent));
     if (state.status !== 'active') {
       throw notFound(`No resource provider with uuid ${providerUuid} found`, ErrorCode.RESOURCE_PROVIDER_NOT_FOUND);
     }
@@ -52,18 +52,13 @@ export class GetRequestEvents {
   constructor(readonly requestId: string) {}
 }
 
-/** Every event one request wrote, in the global order (served by the requestId expression index). */
+/** Every event one request wrote, in the global order. */
 @QueryHandler(GetRequestEvents)
 export class GetRequestEventsHandler implements IQueryHandler<GetRequestEvents, LedgerEvent[]> {
-  constructor(@Inject(READ_DB) private readonly db: ReadDb) {}
+  constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
 
   async execute({ requestId }: GetRequestEvents): Promise<LedgerEvent[]> {
-    const { rows } = await this.db.query(
-      `SELECT ${LEDGER_EVENT_COLUMNS} FROM es_events e
-        WHERE (e.metadata->>'requestId') = $1 ORDER BY e.transaction_id, e.position`,
-      [requestId],
-    );
-    return rows.map(toLedgerEvent);
+    return (await this.store.readRequest(requestId)).map(toLedgerEvent);
   }
 }
 

@@ -9,6 +9,13 @@ export * from './provider-claims.js';
 export * from './replayer.js';
 export * from './request-writes.js';
 export * from './stream-history.query.js';
+export * from './snapshots/stream-snapshot.js';
+export * from './snapshots/snapshot-store.js';
+export * from './snapshots/stream-states.js';
+export * from './snapshots/folds.js';
+export * from './snapshots/verify-snapshots.js';
+import { StreamSnapshots } from './snapshots/snapshot-store.js';
+import { StreamStates } from './snapshots/stream-states.js';
 import { GetConsumerAllocationsAsOfHandler, GetProviderAllocationsAsOfHandler, GetProviderAsOfHandler, GetUsagesAsOfHandler } from './as-of.queries.js';
 import { GetProviderClaimsHandler, GetRequestEventsHandler, GetStaleConsumersHandler } from './audit.queries.js';
 import { LedgerFeed } from './ledger-feed.js';
@@ -17,6 +24,6 @@ import { GetStreamHistoryHandler } from './stream-history.query.js';
 
 /** Everything the ledger registers with Nest: the feed, the replayer and the query handlers. */
 export const LEDGER_PROVIDERS = [
-  LedgerFeed, LedgerReplayer, GetStreamHistoryHandler, GetProviderClaimsHandler, GetRequestEventsHandler, GetStaleConsumersHandler,
+  LedgerFeed, LedgerReplayer, StreamSnapshots, StreamStates, GetStreamHistoryHandler, GetProviderClaimsHandler, GetRequestEventsHandler, GetStaleConsumersHandler,
   GetProviderAsOfHandler, GetProviderAllocationsAsOfHandler, GetConsumerAllocationsAsOfHandler, GetUsagesAsOfHandler,
 ];

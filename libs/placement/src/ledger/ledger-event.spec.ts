@@ -1,18 +1,25 @@
-import { presentLedgerEvent, toLedgerEvent } from './ledger-event.js';
+import type { RecordedEvent } from '../../../event-store/src/index.js';
+import { formatMicros, presentLedgerEvent, toLedgerEvent } from './ledger-event.js';
 import { parsePositionToken } from './position-token.js';
 
-const row = {
-  prepare: '17', commit: '903', stream_id: 'provider-p1', revision: '2', type: 'InventoriesSet',
+const row: RecordedEvent = {
+  position: { commit: 903n, prepare: 17n }, stream: 'provider-p1', revision: 2, type: 'InventoriesSet',
   data: { inventories: { VCPU: { total: 8 } }, generation: 1, v: 1 },
   metadata: { requestId: 'req-1', userId: 'alice', projectId: 'ops', roles: ['admin'] },
-  time: '2024-03-01T10:42:00.123456Z',
+  recordedAt: new Date('2024-03-01T10:42:00.123Z'), recordedAtMicros: 1_709_289_720_123_456n,
 };
 
 describe('ledger events', () => {
-  it('are read from a row with the position as bigints', () => {
+  it('keep the position, and the time to the microsecond where the store kept it', () => {
     const event = toLedgerEvent(row);
     expect(event.position).toEqual({ commit: 903n, prepare: 17n });
-    expect(event.revision).toBe(2);
+    expect(event.time).toBe('2024-03-01T10:42:00.123456Z');
+    const { recordedAtMicros: _, ...inMilliseconds } = row;
+    expect(toLedgerEvent(inMilliseconds).time).toBe('2024-03-01T10:42:00.123000Z');
+  });
+
+  it('format microseconds before the epoch too', () => {
+    expect(formatMicros(-1n)).toBe('1969-12-31T23:59:59.999999Z');
   });
 
   it('show where, when, what, the generation produced and who asked', () => {
@@ -25,7 +32,7 @@ describe('ledger events', () => {
   });
 
   it('say null where a stream has no generation or the metadata says nothing', () => {
-    const shown = presentLedgerEvent(toLedgerEvent({ ...row, type: 'TraitCreated', data: { name: 'CUSTOM_X', v: 1 }, metadata: null }));
+    const shown = presentLedgerEvent(toLedgerEvent({ ...row, type: 'TraitCreated', data: { name: 'CUSTOM_X', v: 1 }, metadata: null as never }));
     expect(shown).toMatchObject({ generation: null, request_id: null, user_id: null, project_id: null, roles: [] });
   });
 

@@ -1,4 +1,4 @@
-import type { EventMetadata, LogPosition } from '../../../event-store/src/index.js';
+import { EventMetadata, LogPosition, RecordedEvent, recordedMicros } from '../../../event-store/src/index.js';
 import { positionToken } from './position-token.js';
 
 /** One stored event as the ledger endpoints read it; `time` keeps PostgreSQL's microseconds. */
@@ -13,20 +13,28 @@ export interface LedgerEvent {
   readonly metadata: EventMetadata;
 }
 
-/** The stored row columns, for SELECTs over es_events aliased `e`. */
-export const LEDGER_EVENT_COLUMNS = `e.position::text AS prepare, e.transaction_id::text AS commit, e.stream_id, e.revision, e.type,
-  e.data, e.metadata, to_char(e.recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS time`;
-
-export function toLedgerEvent(row: Record<string, any>): LedgerEvent {
+/** The port's event as the ledger shows it: the time with every microsecond its store kept. */
+export function toLedgerEvent(event: RecordedEvent): LedgerEvent {
   return {
-    stream: row.stream_id,
-    revision: Number(row.revision),
-    position: { commit: BigInt(row.commit), prepare: BigInt(row.prepare) },
-    time: row.time,
-    type: row.type,
-    data: row.data,
-    metadata: row.metadata ?? {},
+    stream: event.stream,
+    revision: event.revision,
+    position: event.position,
+    time: formatMicros(recordedMicros(event)),
+    type: event.type,
+    data: event.data,
+    metadata: event.metadata ?? {},
   };
+}
+
+/**
+ * RFC 3339 in UTC with six fractional digits. A time shown with fewer digits than stored would,
+ * fed back as as_of, fall before its own event.
+ */
+export function formatMicros(micros: bigint): string {
+  let ms = micros / 1000n;
+  let rest = micros % 1000n;
+  if (rest < 0n) { rest += 1000n; ms -= 1n; }
+  return `${new Date(Number(ms)).toISOString().slice(0, -1)}${rest.toString().padStart(3, '0')}Z`;
 }
 
 /**

@@ -1,30 +1,38 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ActiveProvider, ProviderState, providerStream } from '../../../domain/src/index.js';
 import { ConsumerState, consumerStream } from '../../../domain/src/consumer/index.js';
-import { READ_DB, ReadDb } from '../shared/read-db.js';
-import { AsOf, asOfCondition } from './as-of.js';
-import { consumerAt, providerAt, rootOf } from './as-of-state.js';
-import { LEDGER_EVENT_COLUMNS, LedgerEvent, toLedgerEvent } from './ledger-event.js';
+import { EVENT_STORE, EventStore, LogPoint, LogPosition, START } from '../../../event-store/src/index.js';
+import { AsOf, asOfPoint } from './as-of.js';
+import { rootOf } from './as-of-state.js';
+import { mapLimited } from './map-limited.js';
+import { StreamStates } from './snapshots/stream-states.js';
+import { CONSUMER_FOLD as CONSUMER, PROVIDER_FOLD as PROVIDER } from './snapshots/folds.js';
 
 /** A tree deeper than this is not a tree but a corrupted log; stop walking up. */
 const MAX_DEPTH = 1000;
+const PAGE = 5000;
+/** Streams replayed at once for one request: a share of the pool, not all of it. */
+const PARALLEL = 4;
+
 
 /**
  * Rebuilds states as they were at a point of the log, from the streams themselves: every
- * event up to the point, folded with the domain's evolve functions. Exact by construction.
+ * event up to the point, folded with the domain's evolve functions (from the nearest stream
+ * snapshot, see snapshots/stream-states.ts). Exact by construction.
  */
 @Injectable()
 export class LedgerReplayer {
-  constructor(@Inject(READ_DB) private readonly db: ReadDb) {}
+  constructor(@Inject(EVENT_STORE) private readonly store: EventStore, private readonly states: StreamStates) {}
 
   async providers(uuids: readonly string[], asOf: AsOf): Promise<Map<string, ProviderState>> {
-    const streams = await this.streams(uuids.map(providerStream), asOf);
-    return new Map(uuids.map((uuid) => [uuid, providerAt(streams.get(providerStream(uuid)) ?? [])]));
+    const until = asOfPoint(asOf);
+    const states = await mapLimited(uuids, PARALLEL, (uuid) => this.states.at(providerStream(uuid), until, PROVIDER));
+    return new Map(uuids.map((uuid, i) => [uuid, states[i]]));
   }
 
   async consumers(uuids: readonly string[], asOf: AsOf): Promise<Map<string, ConsumerState>> {
-    const streams = await this.streams(uuids.map(consumerStream), asOf);
-    return new Map(uuids.map((uuid) => [uuid, consumerAt(streams.get(consumerStream(uuid)) ?? [])]));
+    return this.consumersAt(uuids.map((uuid) => consumerStream(uuid)), asOfPoint(asOf)).then((states) =>
+      new Map(uuids.map((uuid, i) => [uuid, states[i]])));
   }
 
   /** The provider and the root of its tree then (parents can move from 1.37), or null if it did not exist. */
@@ -50,39 +58,18 @@ export class LedgerReplayer {
    * project up to then (a consumer's project can change, so the last write decides, after replay).
    */
   async consumersNamingProject(projectId: string, asOf: AsOf): Promise<ConsumerState[]> {
-    const params: unknown[] = [projectId];
-    const inCandidate = asOfCondition(asOf, params, 'x');
-    const inStream = asOfCondition(asOf, params, 'e');
-    const { rows } = await this.db.query(
-      `SELECT ${LEDGER_EVENT_COLUMNS} FROM es_events e
-        WHERE e.stream_id IN (SELECT DISTINCT x.stream_id FROM es_events x
-                               WHERE x.type = 'ConsumerAllocationsReplaced' AND x.data->>'project_id' = $1 AND ${inCandidate})
-          AND ${inStream}
-        ORDER BY e.stream_id, e.revision`,
-      params,
-    );
-    return [...group(rows.map(toLedgerEvent)).values()].map(consumerAt);
+    const until = asOfPoint(asOf);
+    const named = new Set<string>();
+    for (let from: LogPosition = START; ;) {
+      const page = await this.store.readAll(from, PAGE, { until, types: ['ConsumerAllocationsReplaced'], data: { project_id: projectId } });
+      for (const event of page) named.add(event.stream);
+      if (page.length < PAGE) break;
+      from = page[page.length - 1].position;
+    }
+    return this.consumersAt([...named], until);
   }
 
-  private async streams(streams: readonly string[], asOf: AsOf): Promise<Map<string, LedgerEvent[]>> {
-    if (streams.length === 0) return new Map();
-    const params: unknown[] = [streams];
-    const bounded = asOfCondition(asOf, params, 'e');
-    const { rows } = await this.db.query(
-      `SELECT ${LEDGER_EVENT_COLUMNS} FROM es_events e
-        WHERE e.stream_id = ANY($1::text[]) AND ${bounded} ORDER BY e.stream_id, e.revision`,
-      params,
-    );
-    return group(rows.map(toLedgerEvent));
+  private consumersAt(streams: readonly string[], until: LogPoint): Promise<ConsumerState[]> {
+    return mapLimited(streams, PARALLEL, (stream) => this.states.at(stream, until, CONSUMER));
   }
-}
-
-function group(events: readonly LedgerEvent[]): Map<string, LedgerEvent[]> {
-  const byStream = new Map<string, LedgerEvent[]>();
-  for (const event of events) {
-    const list = byStream.get(event.stream) ?? [];
-    list.push(event);
-    byStream.set(event.stream, list);
-  }
-  return byStream;
 }

@@ -5,7 +5,7 @@ import { ALL_PROJECTIONS, inlineProjector } from '../../../../projections/index.
 import { seedStandardNames } from './standard-names.seed.js';
 import { READ_MODELS_SCHEMA, readModelDataSource, underSchemaLock } from './read-model-schema.js';
 import { seedProjectionCheckpoints } from '../../../../projections/runner/checkpoints.js';
-import { providerNameGuard } from '../projector/provider-name-guard.js';
+import { countStatements } from './query-count.js';
 
 export interface Database {
   readonly dataSource: DataSource;
@@ -30,9 +30,9 @@ export async function openDatabase(url: string, poolSize = 10, projections: 'inl
     await seedProjectionCheckpoints(master, ALL_PROJECTIONS);
     return master;
   });
+  countStatements(pool);
   const eventStore = new PostgresEventStore(pool);
   // async: a projector (libs/placement/src/projector) applies the same projections from the log.
   if (projections === 'inline') eventStore.addInlineProjector(inlineProjector(ALL_PROJECTIONS));
-  else eventStore.addInlineProjector(providerNameGuard());
   return { dataSource, pool, eventStore, close: () => dataSource.destroy() };
 }

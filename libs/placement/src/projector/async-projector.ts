@@ -13,7 +13,7 @@ export const PROJECTOR_LOCK = "hashtext('placement: projector leader')";
 
 export interface AsyncProjectorOptions {
   readonly url: string;
-  /** databaseLocalReader(pool) for the PostgreSQL log. */
+  /** storeReader(store): the store's gap-free reader. */
   readonly read: LogReader;
   readonly projections: readonly Projection[];
   readonly batchSize?: number;

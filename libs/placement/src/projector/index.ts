@@ -6,6 +6,4 @@ export * from './position-waiters.js';
 export * from './projection-waiter.js';
 export * from './read-your-writes.js';
 export * from './log-reader.js';
-export * from './provider-name-guard.js';
-export * from './provider-name-reservations.js';
 export * from './projection-lag.js';

@@ -9,6 +9,9 @@ function fakeStore(position: LogPosition): EventStore & { appended: number } {
     append: async (): Promise<AppendResult> => { store.appended++; return { position, revisions: { s: 0 } }; },
     readStream: async () => [],
     readAll: async () => [],
+    readStreamRange: async () => [],
+    readRequest: async () => [],
+    head: async () => position,
     subscribe: () => ({ close: async () => undefined }),
   };
   return store;

@@ -1,43 +1,42 @@
 import { Injectable } from '@nestjs/common';
 import {
-  ActiveProvider, ProviderCommand, ProviderEvent, ProviderState, conflict, decideProvider, evolveProvider,
-  initialProviderState, providerStream, ErrorCode,
+  ActiveProvider, ProviderCommand, ProviderState, decideProvider, decideProviderName, evolveProvider, providerDecider,
+  providerNameChanges, providerNameDecider, providerNameStream, providerStream,
 } from '../../../domain/src/index.js';
-import { Caller, metadataOf } from '../shared/caller.js';
-import { StreamWriter } from '../shared/stream-writer.js';
+import { Caller } from '../shared/caller.js';
+import { CommandRunner } from '../shared/command-runner.js';
 
-/** The one path every single-provider command takes: load, gather facts, decide, append, retry. */
+/** Who holds a name, from its stream, loaded in the attempt that then expects its revision. */
+export type NameHolders = (name: string) => Promise<string | null>;
+
+/**
+ * The one path every single-provider command takes: load, gather facts, decide, then decide the
+ * name streams the decision touches (a creation, rename or deletion), all in one append. A name
+ * another provider holds fails as ProviderNameTaken; two writers taking one name at once collide
+ * on the name stream's revision, and the loser decides again and meets the holder.
+ */
 @Injectable()
 export class ProviderCommandRunner {
-  constructor(private readonly writer: StreamWriter) {}
+  constructor(private readonly commands: CommandRunner) {}
 
-  async run(uuid: string, caller: Caller, build: (state: ProviderState) => Promise<ProviderCommand>): Promise<ProviderState> {
-    const stream = providerStream(uuid);
-    try {
-      const { outcome } = await this.writer.execute(async () => {
-        const { state, revision } = await this.writer.load<ProviderState, ProviderEvent>(stream, evolveProvider, initialProviderState);
-        const events = decideProvider(await build(state), state);
-        const next = events.reduce(evolveProvider, state);
-        const metadata = metadataOf(caller);
-        return {
-          appends: [{ stream, expectedRevision: revision, events: events.map((e) => ({ ...e, metadata })) }],
-          outcome: next,
-        };
-      });
-      return outcome;
-    } catch (error) {
-      throw translateReadModelConflict(error);
-    }
+  run(uuid: string, caller: Caller, build: (state: ProviderState, names: NameHolders) => Promise<ProviderCommand>): Promise<ProviderState> {
+    return this.commands.run(caller, async (attempt) => {
+      const stream = providerStream(uuid);
+      const state = await attempt.load(stream, providerDecider);
+      const holderOf: NameHolders = async (name) => {
+        const held = await attempt.load(providerNameStream(name), providerNameDecider);
+        return held.status === 'held' ? held.provider : null;
+      };
+      const events = decideProvider(await build(state, holderOf), state);
+      attempt.write(stream, events);
+      const next = events.reduce(evolveProvider, state);
+      for (const command of providerNameChanges(state, next)) {
+        const names = providerNameStream(command.name);
+        attempt.write(names, decideProviderName(command, await attempt.load(names, providerNameDecider)));
+      }
+      return next;
+    });
   }
-}
-
-/** The read model's unique name is the last line of defence against two creations racing. */
-function translateReadModelConflict(error: unknown): unknown {
-  const e = error as { code?: string; constraint?: string };
-  if (e.code === '23505' && e.constraint === 'rm_resource_providers_name') {
-    return conflict('Conflicting resource provider name already exists.', ErrorCode.DUPLICATE_NAME);
-  }
-  return error;
 }
 
 export function asActive(state: ProviderState): ActiveProvider {

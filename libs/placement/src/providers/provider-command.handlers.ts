@@ -1,5 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ProviderState } from '../../../domain/src/index.js';
+import { ErrorCode, ProviderNameTaken, ProviderState, conflict } from '../../../domain/src/index.js';
 import { ProviderLookups } from '../read-models/provider-lookups.js';
 import {
   ChangeInventories, ChangeProviderTags, CreateResourceProvider, DeleteResourceProvider, UpdateResourceProvider,
@@ -11,9 +11,9 @@ export class CreateResourceProviderHandler implements ICommandHandler<CreateReso
   constructor(private readonly runner: ProviderCommandRunner, private readonly lookups: ProviderLookups) {}
 
   execute({ uuid, name, parentUuid, caller }: CreateResourceProvider) {
-    return this.runner.run(uuid, caller, async () => {
+    return this.runner.run(uuid, caller, async (_state, holderOf) => {
       const parent = { exists: parentUuid !== null && (await this.lookups.exists(parentUuid)) };
-      return { type: 'CreateProvider', uuid, name, parentUuid, parent, nameHolder: await this.lookups.nameTakenBy(name) };
+      return { type: 'CreateProvider', uuid, name, parentUuid, parent, nameHolder: await holderOf(name) };
     });
   }
 }
@@ -22,15 +22,26 @@ export class CreateResourceProviderHandler implements ICommandHandler<CreateReso
 export class UpdateResourceProviderHandler implements ICommandHandler<UpdateResourceProvider, ProviderState> {
   constructor(private readonly runner: ProviderCommandRunner, private readonly lookups: ProviderLookups) {}
 
-  execute({ uuid, name, parentUuid, allowReparenting, caller }: UpdateResourceProvider) {
-    return this.runner.run(uuid, caller, async (state) => {
-      const nameHolder = state.status === 'active' && state.name !== name ? await this.lookups.nameTakenBy(name) : null;
+  async execute(command: UpdateResourceProvider) {
+    try {
+      return await this.update(command);
+    } catch (error) {
+      // Upstream words a taken name differently on an update than on a creation.
+      if (error instanceof ProviderNameTaken) {
+        throw conflict(`Conflicting resource provider ${command.name} already exists.`, ErrorCode.DUPLICATE_NAME);
+      }
+      throw error;
+    }
+  }
+
+  private update({ uuid, name, parentUuid, allowReparenting, caller }: UpdateResourceProvider) {
+    return this.runner.run(uuid, caller, async () => {
       const reparenting = typeof parentUuid === 'string';
       const parent = {
         exists: reparenting && (await this.lookups.exists(parentUuid)),
         subtree: reparenting ? await this.lookups.subtree(uuid) : undefined,
       };
-      return { type: 'UpdateProvider', uuid, name, parentUuid, allowReparenting, parent, nameHolder };
+      return { type: 'UpdateProvider', uuid, name, parentUuid, allowReparenting, parent };
     });
   }
 }

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { isStandardResourceClass, isStandardTrait } from '../../../domain/src/index.js';
 import { READ_DB, ReadDb } from '../shared/read-db.js';
 
 /** Facts about other streams that provider commands need, read from the read models. */
@@ -9,11 +10,6 @@ export class ProviderLookups {
   async exists(uuid: string): Promise<boolean> {
     const { rows } = await this.db.query('SELECT 1 FROM rm_resource_providers WHERE uuid = $1', [uuid]);
     return rows.length > 0;
-  }
-
-  async nameTakenBy(name: string): Promise<string | null> {
-    const { rows } = await this.db.query<{ uuid: string }>('SELECT uuid FROM rm_resource_providers WHERE name = $1', [name]);
-    return rows[0]?.uuid ?? null;
   }
 
   async hasChildren(uuid: string): Promise<boolean> {
@@ -31,18 +27,22 @@ export class ProviderLookups {
     return rows.map((r) => r.uuid);
   }
 
+  // Standard names are seeded at start and can never be deleted: only custom ones are looked up,
+  // which spares most claims and inventory writes a round trip.
   async unknownResourceClasses(names: readonly string[]): Promise<string[]> {
-    if (names.length === 0) return [];
-    const { rows } = await this.db.query<{ name: string }>('SELECT name FROM rm_resource_classes WHERE name = ANY($1::text[])', [names]);
+    const custom = names.filter((n) => !isStandardResourceClass(n));
+    if (custom.length === 0) return [];
+    const { rows } = await this.db.query<{ name: string }>('SELECT name FROM rm_resource_classes WHERE name = ANY($1::text[])', [custom]);
     const known = new Set(rows.map((r) => r.name));
-    return names.filter((n) => !known.has(n));
+    return custom.filter((n) => !known.has(n));
   }
 
   async unknownTraits(names: readonly string[]): Promise<string[]> {
-    if (names.length === 0) return [];
-    const { rows } = await this.db.query<{ name: string }>('SELECT name FROM rm_traits WHERE name = ANY($1::text[])', [names]);
+    const custom = names.filter((n) => !isStandardTrait(n));
+    if (custom.length === 0) return [];
+    const { rows } = await this.db.query<{ name: string }>('SELECT name FROM rm_traits WHERE name = ANY($1::text[])', [custom]);
     const known = new Set(rows.map((r) => r.name));
-    return [...new Set(names.filter((n) => !known.has(n)))];
+    return [...new Set(custom.filter((n) => !known.has(n)))];
   }
 
   async resourceClassInUse(name: string): Promise<boolean> {

@@ -3,7 +3,7 @@ export interface ReplayProgress {
   readonly done: number;
   readonly total: number;
   readonly seconds: number;
-  /** es_events.position of the last event applied; null before the first. */
+  /** The log position (prepare part) of the last event applied; null before the first. */
   readonly position: string | null;
 }
 

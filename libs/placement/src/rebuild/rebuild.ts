@@ -3,7 +3,7 @@ import { inTransaction } from '../../../event-store/src/index.js';
 import { ALL_PROJECTIONS, inlineProjector, Projection } from '../../../../projections/index.js';
 import { READ_MODELS_SCHEMA } from '../persistence/read-model-schema.js';
 import { Reporter, silent } from './admin-events.js';
-import { LogSnapshot } from './log/log-snapshot.js';
+import { LogSnapshot } from '../../../event-store/src/index.js';
 import { eventsPerSecond } from './progress.js';
 import type { MemoryPlan } from './memory/memory-replays.js';
 import { replayIntoMemory, replayThroughSql } from './replay.js';

@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { countEvents, countEventsAfter, hasEventLog, readHeadIn } from '../../../event-store/src/index.js';
 import { ALL_PROJECTIONS, MIGRATIONS, Projection } from '../../../../projections/index.js';
 import { READ_MODELS_SCHEMA } from '../persistence/read-model-schema.js';
 import { REBUILD_LOCK } from './rebuild.js';
@@ -36,7 +37,7 @@ export interface Status {
 
 /** Read-only: what the log holds and how far each projection has applied it. */
 export async function readStatus(pool: Pool, projections: readonly Projection[] = ALL_PROJECTIONS): Promise<Status> {
-  const log = await readLog(pool);
+  const { present, ...log } = await readLog(pool);
   const schemas = (await pool.query<{ nspname: string }>(
     `SELECT nspname FROM pg_namespace WHERE nspname = $1 OR nspname LIKE 'read\\_models\\_%' ORDER BY 1`, [READ_MODELS_SCHEMA])).rows.map((r) => r.nspname);
   const rebuildRunning = (await pool.query(
@@ -51,11 +52,11 @@ export async function readStatus(pool: Pool, projections: readonly Projection[] 
   const applied = new Set((await pool.query<{ name: string }>(`SELECT name FROM ${READ_MODELS_SCHEMA}.rm_migrations`)).rows.map((r) => r.name));
   const { rows } = await pool.query(
     `SELECT c.projection, c.commit_xid::text AS commit, c.position::text AS position, c.updated_at, c.rebuilt_at,
-            c.rebuilt_events, c.rebuild_seconds,
-            (SELECT count(*) FROM es_events e WHERE (e.transaction_id, e.position) > (c.commit_xid, c.position)) AS lag
+            c.rebuilt_events, c.rebuild_seconds
      FROM ${READ_MODELS_SCHEMA}.rm_projection_checkpoints c WHERE c.projection = ANY($1::text[])`,
     [projections.map((p) => p.name)]);
-  const byName = new Map(rows.map((row) => [row.projection as string, row]));
+  const lags = present ? await countEventsAfter(pool, rows.map((row) => ({ commit: row.commit, position: row.position }))) : rows.map(() => 0);
+  const byName = new Map(rows.map((row, i) => [row.projection as string, { ...row, lag: lags[i] }]));
   return {
     log,
     schemaReady,
@@ -78,18 +79,11 @@ export async function readStatus(pool: Pool, projections: readonly Projection[] 
   };
 }
 
-async function readLog(pool: Pool): Promise<LogStatus> {
-  const { rows: [log] } = await pool.query(`SELECT to_regclass('public.es_events') IS NOT NULL AS found, pg_snapshot_xmin(pg_current_snapshot())::text AS readable`);
+async function readLog(pool: Pool): Promise<LogStatus & { present: boolean }> {
+  const readable = (await pool.query('SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS readable')).rows[0].readable;
   // A database no server has started on: no log yet, which is an answer, not an error.
-  if (!log.found) return { events: 0, head: null, readableBelow: log.readable };
-  const { rows } = await pool.query(
-    `SELECT (SELECT count(*) FROM es_events) AS events, pg_snapshot_xmin(pg_current_snapshot())::text AS readable,
-            h.commit, h.position
-     FROM (SELECT NULL) AS one LEFT JOIN (
-       SELECT transaction_id::text AS commit, position::text AS position FROM es_events
-       ORDER BY transaction_id DESC, position DESC LIMIT 1) h ON true`);
-  const row = rows[0];
-  return { events: Number(row.events), head: row.commit ? { commit: row.commit, position: row.position } : null, readableBelow: row.readable };
+  if (!(await hasEventLog(pool))) return { events: 0, head: null, readableBelow: readable, present: false };
+  return { events: await countEvents(pool), head: await readHeadIn(pool), readableBelow: readable, present: true };
 }
 
 async function hasTable(pool: Pool, table: string): Promise<boolean> {

@@ -1,9 +1,8 @@
 import type { Pool, PoolClient } from 'pg';
-import type { InlineProjector } from '../../../event-store/src/index.js';
+import { currentSnapshot, InlineProjector, lockAppends, readEventsNotIn, readHeadIn } from '../../../event-store/src/index.js';
 import type { Projection } from '../../../../projections/runner/projection.js';
 import { READ_MODELS_SCHEMA, SCHEMA_LOCK } from '../persistence/read-model-schema.js';
 import { Reporter } from './admin-events.js';
-import { currentSnapshot, readEventsNotIn } from './log/log-snapshot.js';
 import { applyWithSql } from './replay.js';
 import { listRelations, qualified, quoteIdent, RETIRED_SCHEMA } from './schema/schema-admin.js';
 
@@ -48,7 +47,7 @@ export interface RebuildStats {
 }
 
 /**
- * One short transaction: appends are held back (they all lock es_streams rows first), the last
+ * One short transaction: appends are held back (lockAppends), the last
  * events are applied, the checkpoints set to the log's head and the schemas renamed. Readers
  * never wait: a query resolves its table names when it starts, in whichever schema is
  * read_models then. A lock that cannot be had quickly is given up and tried again, so that
@@ -66,7 +65,7 @@ export async function swapIn(
           await client.query(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`);
           // A server starting now would run migrations on the schema being renamed: it waits.
           await client.query(`SELECT pg_advisory_xact_lock(${SCHEMA_LOCK})`);
-          await client.query('LOCK TABLE es_streams IN EXCLUSIVE MODE');
+          await lockAppends(client);
           const locked = performance.now();
           const events = await readEventsNotIn(client, snapshot);
           await applyWithSql(client, schema, projector, events);
@@ -80,7 +79,7 @@ export async function swapIn(
         });
       } catch (error) {
         if ((error as { code?: string }).code !== LOCK_NOT_AVAILABLE || attempt >= LOCK_ATTEMPTS) throw error;
-        await report({ kind: 'step', message: `could not lock es_streams (or the schema) within ${LOCK_TIMEOUT}; trying the swap again` });
+        await report({ kind: 'step', message: `could not hold appends back (or lock the schema) within ${LOCK_TIMEOUT}; trying the swap again` });
       }
     }
   } finally {
@@ -90,9 +89,7 @@ export async function swapIn(
 
 /** Every event of the log is in the new tables now: the checkpoints stand at its head. */
 async function setCheckpoints(client: PoolClient, schema: string, projections: readonly Projection[], stats: RebuildStats) {
-  const { rows } = await client.query<{ commit: string; position: string }>(
-    'SELECT transaction_id::text AS commit, position FROM es_events ORDER BY transaction_id DESC, position DESC LIMIT 1');
-  const head = rows[0] ?? { commit: '0', position: '0' };
+  const head = (await readHeadIn(client)) ?? { commit: '0', position: '0' };
   await client.query(
     `UPDATE ${qualified(schema, 'rm_projection_checkpoints')} SET commit_xid = $1::text::xid8, position = $2, updated_at = now(),
        rebuilt_at = now(), rebuilt_events = $3, rebuild_seconds = $4

@@ -3,6 +3,7 @@ import { inTransaction } from '../../../event-store/src/index.js';
 import type { Projection } from '../../../../projections/runner/projection.js';
 import { seedProjectionCheckpoints } from '../../../../projections/runner/checkpoints.js';
 import { seedStandardNames } from '../persistence/standard-names.seed.js';
+import { CACHE_TABLES } from '../ledger/snapshots/snapshot-store.js';
 import { MemoryPlan, planMemoryReplay } from './memory/memory-replays.js';
 import { createMigratedSchema, dropSchema, qualified, quoteIdent, TableShape, tableShapes } from './schema/schema-admin.js';
 
@@ -34,6 +35,7 @@ export function planReplay(projections: readonly Projection[], shapes: readonly 
   if (plan.kind === 'sql') return plan;
   const kept = new Map(plan.create().tables().map((t) => [t.table, new Set(t.columns)]));
   for (const shape of shapes) {
+    if (CACHE_TABLES.includes(shape.table)) continue;
     const columns = kept.get(shape.table);
     if (!columns) return { kind: 'sql', reason: `table ${shape.table} is not kept by the in-memory replay` };
     const unknown = [...shape.types.keys()].find((column) => !columns.has(column));

@@ -4,7 +4,9 @@ import { ALL_PROJECTIONS, inlineProjector, Projection } from '../../../../projec
 import { READ_MODELS_SCHEMA } from '../persistence/read-model-schema.js';
 import { Reporter, silent } from './admin-events.js';
 import { comparable } from './comparison-rules.js';
-import { LogSnapshot } from './log/log-snapshot.js';
+import { EventStore, LogSnapshot, PostgresEventStore } from '../../../event-store/src/index.js';
+import { CACHE_TABLES } from '../ledger/snapshots/snapshot-store.js';
+import { SnapshotCheck, verifySnapshots } from '../ledger/snapshots/verify-snapshots.js';
 import { TableRows, withStandardNames } from './memory/table-rows.js';
 import { replayIntoMemory, replayThroughSql } from './replay.js';
 import { diffTable, hasDrift, TableComparison, TableDiff } from './row-diff.js';
@@ -16,6 +18,8 @@ export interface VerifyOptions {
   readonly report?: Reporter;
   readonly sql?: boolean;
   readonly projections?: readonly Projection[];
+  /** Where stream snapshots are checked against the log: the PostgreSQL log of `pool` unless given. */
+  readonly store?: EventStore;
 }
 
 export interface VerifyResult {
@@ -25,6 +29,8 @@ export interface VerifyResult {
   readonly tables: readonly TableDiff[];
   /** Live tables no projection's replay accounts for. */
   readonly unchecked: readonly string[];
+  /** The as_of stream snapshots (a cache): how many, and those the log contradicts. */
+  readonly snapshots: SnapshotCheck;
   readonly drift: boolean;
 }
 
@@ -39,7 +45,8 @@ export async function verifyReadModels(pool: Pool, url: string, options: VerifyO
   const reader = await pool.connect();
   try {
     const log = await LogSnapshot.open(reader);
-    const live = new Map((await tableShapes(reader, READ_MODELS_SCHEMA)).map((shape) => [shape.table, shape]));
+    const live = new Map((await tableShapes(reader, READ_MODELS_SCHEMA)).filter((shape) => !CACHE_TABLES.includes(shape.table))
+      .map((shape) => [shape.table, shape]));
     const plan = planReplay(projections, [...live.values()], options.sql === true);
     await report({ kind: 'step', message: `replaying ${log.total} events of snapshot ${log.snapshot}` });
     let expected: TableRows[];
@@ -53,6 +60,7 @@ export async function verifyReadModels(pool: Pool, url: string, options: VerifyO
       ({ expected, events } = await replayInScratch(pool, url, log, projections, report));
     }
     const tables: TableDiff[] = [];
+    expected = expected.filter((table) => !CACHE_TABLES.includes(table.table));
     for (let i = 0; i < expected.length; i++) {
       const table = expected[i];
       const shape = live.get(table.table);
@@ -62,9 +70,12 @@ export async function verifyReadModels(pool: Pool, url: string, options: VerifyO
     }
     await log.close();
     const checked = new Set(tables.map((table) => table.table));
+    await report({ kind: 'step', message: 'checking the as_of stream snapshots against the log' });
+    const snapshots = await verifySnapshots(pool, options.store ?? new PostgresEventStore(pool));
     return {
       mode: plan.kind, events, seconds: (performance.now() - started) / 1000, tables,
-      unchecked: [...live.keys()].filter((table) => !checked.has(table)), drift: tables.some(hasDrift),
+      unchecked: [...live.keys()].filter((table) => !checked.has(table)), snapshots,
+      drift: tables.some(hasDrift) || snapshots.invalid.length > 0,
     };
   } catch (error) {
     await reader.query('ROLLBACK').catch(() => undefined);

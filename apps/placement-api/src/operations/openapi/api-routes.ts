@@ -1,3 +1,4 @@
+import { CONSOLE_ROUTES } from '../../console/console.routes.js';
 import { LEDGER_ROUTES } from '../../ledger/ledger-routes.js';
 import { LEDGER_EXPLAIN_ROUTES } from '../../ledger-explain/ledger-explain.routes.js';
 import { USAGE_OVER_TIME_ROUTES } from '../../usage-over-time/usage-over-time.routes.js';
@@ -102,4 +103,5 @@ export const EXTRA_ROUTES: readonly ExtraRoute[] = [
   ...LEDGER_ROUTES,
   ...LEDGER_EXPLAIN_ROUTES,
   ...USAGE_OVER_TIME_ROUTES,
+  ...CONSOLE_ROUTES,
 ];

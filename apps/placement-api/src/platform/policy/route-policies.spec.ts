@@ -51,7 +51,7 @@ describe('the route -> rule table', () => {
   it('maps every route to a registered rule; only the version document and our operations routes are public', () => {
     const registered = new Set(DEFAULT_RULES.map((rule) => rule.name));
     const routes = Object.entries(ROUTE_POLICIES);
-    const publicRoutes = ['GET /', 'GET /healthz', 'GET /readyz', 'GET /metrics', 'GET /openapi.json', 'GET /ledger/dashboard'];
+    const publicRoutes = ['GET /', 'GET /healthz', 'GET /readyz', 'GET /metrics', 'GET /openapi.json', 'GET /ledger/dashboard', 'GET /ledger/console'];
     expect(routes.filter(([, policy]) => policy === null).map(([route]) => route)).toEqual(publicRoutes);
     expect(routes.filter(([, policy]) => policy && !registered.has(policy.rule))).toEqual([]);
     // Routes under /ledger/ are ours, not upstream's; their rules are checked in src/ledger/ledger-policy.spec.ts,

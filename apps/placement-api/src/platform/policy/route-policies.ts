@@ -95,6 +95,12 @@ export const ROUTE_POLICIES: Readonly<Record<string, RoutePolicy | null>> = {
   'GET /ledger/dashboard': null,
   'GET /ledger/usage': { rule: 'placement:ledger:read', target: (query) => ({ project_id: query.getAll('project_id').at(-1) ?? null }) },
   'GET /ledger/usage/totals': { rule: 'placement:ledger:read', target: (query) => ({ project_id: query.getAll('project_id').at(-1) ?? null }) },
+
+  // Ours: the operators' console. The page is public as the dashboard's (it holds no data); the
+  // two views it reads that upstream has no single call for are the ledger's to read.
+  'GET /ledger/console': null,
+  'GET /ledger/resource_providers/:uuid/tree': { rule: 'placement:ledger:read' },
+  'GET /ledger/capacity': { rule: 'placement:ledger:read' },
 };
 
 /** "METHOD /a/:/b": a route's identity whatever its parameters are called. */

@@ -61,19 +61,40 @@ export class InMemoryKurrentClient implements KurrentClient {
     this.notify();
   }
 
+  /**
+   * As the client: from a revision inclusive (START, END or a number), forwards or backwards,
+   * at most maxCount events; a stream never written throws StreamNotFoundError.
+   */
   async *readStream(streamName: string, options: ReadStreamOptions = {}): AsyncIterable<{ event: AllStreamResolvedEvent['event'] }> {
     if (this.head(streamName) === -1n) throw new StreamNotFoundError(undefined, streamName);
-    const from = typeof options.fromRevision === 'bigint' ? options.fromRevision : 0n;
-    for (const record of this.log) if (record.streamId === streamName && record.revision >= from) yield { event: resolved(record) };
+    const backwards = options.direction === 'backwards';
+    const at = options.fromRevision;
+    // START is revision 0 and END the stream's last: forwards from END reads nothing new.
+    const from = typeof at === 'bigint' ? at : at === 'end' ? (backwards ? this.head(streamName) : this.head(streamName) + 1n) : 0n;
+    let records = this.log.filter((record) => record.streamId === streamName);
+    if (backwards) records = records.reverse();
+    let left = Number(options.maxCount ?? Number.MAX_SAFE_INTEGER);
+    for (const record of records) {
+      if (left === 0) return;
+      if (backwards ? record.revision > from : record.revision < from) continue;
+      left--;
+      yield { event: resolved(record) };
+    }
   }
 
+  /**
+   * As the client: forwards from a position inclusive, backwards from a position exclusive
+   * (from END: the last record first), filter applied by the server, at most maxCount.
+   */
   async *readAll(options: ReadAllOptions = {}): AsyncIterable<AllStreamResolvedEvent> {
     const from = options.fromPosition;
-    const start = from === undefined || from === 'start' ? 0n : from === 'end' ? this.nextPosition : from.prepare;
+    const backwards = options.direction === 'backwards';
+    const start = from === undefined || from === 'start' ? (backwards ? -1n : 0n) : from === 'end' ? this.nextPosition : from.prepare;
     let left = Number(options.maxCount ?? Number.MAX_SAFE_INTEGER);
-    for (const record of this.log) {
+    const records = backwards ? [...this.log].reverse() : this.log;
+    for (const record of records) {
       if (left === 0) return;
-      if (record.position < start || !passes(options.filter, record)) continue;
+      if ((backwards ? record.position >= start : record.position < start) || !passes(options.filter, record)) continue;
       left--;
       yield { event: resolved(record) };
     }

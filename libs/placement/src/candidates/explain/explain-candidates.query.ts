@@ -1,10 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import type { LogPosition } from '../../../../event-store/src/index.js';
-import { START } from '../../../../event-store/src/index.js';
-import { toRecordedEvent } from '../../../../event-store/src/postgres/rows.js';
-import { AsOf, asOfCondition } from '../../ledger/as-of.js';
-import { READ_DB, ReadDb } from '../../shared/read-db.js';
+import { EVENT_STORE, EventStore, LogPosition, START } from '../../../../event-store/src/index.js';
+import { AsOf, asOfPoint } from '../../ledger/as-of.js';
 import { CandidateIndexService, CandidateView } from '../candidate-index.service.js';
 import { CANDIDATE_SEARCH_OPTIONS } from '../get-allocation-candidates.query.js';
 import { applyEvent } from '../index/apply-event.js';
@@ -29,7 +26,7 @@ export class ExplainAllocationCandidatesHandler implements IQueryHandler<Explain
   constructor(
     private readonly candidates: CandidateIndexService,
     @Inject(CANDIDATE_SEARCH_OPTIONS) private readonly options: SearchOptions,
-    @Inject(READ_DB) private readonly db: ReadDb,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
   ) {}
 
   async execute({ request, provider, asOf }: ExplainAllocationCandidates): Promise<CandidatesExplanation> {
@@ -40,16 +37,10 @@ export class ExplainAllocationCandidatesHandler implements IQueryHandler<Explain
   private async indexAsOf(asOf: AsOf): Promise<CandidateView> {
     // Explain needs no usage per project: consumer events are skipped.
     const view = { index: new ProviderIndex(), names: new NameCatalog(), projects: new ProjectTally() };
+    const until = asOfPoint(asOf);
     let from: LogPosition = START;
     for (;;) {
-      const params: unknown[] = [from.commit.toString(), from.prepare.toString(), BATCH];
-      const bounded = asOfCondition(asOf, params);
-      const { rows } = await this.db.query(
-        `SELECT position, transaction_id, stream_id, revision, type, data, metadata, recorded_at FROM es_events
-          WHERE (transaction_id, position) > ($1::text::xid8, $2::bigint) AND ${bounded}
-          ORDER BY transaction_id, position LIMIT $3`,
-        params);
-      const events = rows.map(toRecordedEvent);
+      const events = await this.store.readAll(from, BATCH, { until });
       for (const event of events) applyEvent(view.index, view.names, event);
       if (events.length < BATCH) return view;
       from = events[events.length - 1].position;

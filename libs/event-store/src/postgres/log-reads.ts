@@ -1,0 +1,81 @@
+import type { Pool } from 'pg';
+import { GlobalFilter, LogPoint, LogPosition, RecordedEvent, START, StreamRange } from '../port.js';
+import { EVENT_COLUMNS, toRecordedEvent } from './rows.js';
+
+// Nothing is recorded outside these years; PostgreSQL would refuse to read an ISO year beyond them.
+const FIRST_MICROS = (() => {
+  const first = new Date(0);
+  first.setUTCFullYear(1, 0, 1); // Date.UTC would read year 1 as 1901
+  return BigInt(first.getTime()) * 1000n;
+})();
+const LAST_MICROS = BigInt(Date.UTC(9999, 11, 31, 23, 59, 59, 999)) * 1000n + 999n;
+
+/** A microsecond count as timestamptz text, digit for digit (a JS Date would drop the last three). */
+export function microsToTimestamp(micros: bigint): string {
+  const clamped = micros < FIRST_MICROS ? FIRST_MICROS : micros > LAST_MICROS ? LAST_MICROS : micros;
+  let ms = clamped / 1000n;
+  let rest = clamped % 1000n;
+  if (rest < 0n) { rest += 1000n; ms -= 1n; }
+  const date = new Date(0);
+  date.setTime(Number(ms));
+  const iso = date.toISOString();
+  return `${iso.slice(0, -1)}${rest.toString().padStart(3, '0')}+00:00`;
+}
+
+/** "This es_events row is at or before the point", its values pushed onto `params`. */
+export function pointCondition(point: LogPoint, params: unknown[], table = ''): string {
+  if ('time' in point) return `(${table}recorded_at <= $${params.push(microsToTimestamp(point.time))}::timestamptz)`;
+  const commit = params.push(point.position.commit.toString());
+  const prepare = params.push(point.position.prepare.toString());
+  return `((${table}transaction_id, ${table}position) <= ($${commit}::text::xid8, $${prepare}::bigint))`;
+}
+
+export async function readStreamRange(pool: Pool, stream: string, range: StreamRange): Promise<RecordedEvent[]> {
+  const params: unknown[] = [stream];
+  const backwards = range.direction === 'backwards';
+  const conditions = ['stream_id = $1'];
+  if (range.fromRevision !== undefined) conditions.push(`revision ${backwards ? '<=' : '>='} $${params.push(range.fromRevision)}`);
+  if (range.until) {
+    // The run ends before the first event past the point, found in revision order from where the
+    // run starts (the index on (stream_id, revision) stops there): a read from a snapshot near
+    // the point touches only the events between them, never the rest of a long stream.
+    const start = backwards || range.fromRevision === undefined ? '0' : '$2';
+    conditions.push(`revision < COALESCE((SELECT x.revision FROM es_events x WHERE x.stream_id = $1 AND x.revision >= ${start}
+      AND NOT ${pointCondition(range.until, params, 'x.')} ORDER BY x.revision LIMIT 1), 9223372036854775807)`);
+  }
+  const limit = range.limit === undefined ? '' : `LIMIT $${params.push(range.limit)}`;
+  const { rows } = await pool.query(
+    `SELECT ${EVENT_COLUMNS} FROM es_events WHERE ${conditions.join(' AND ')}
+     ORDER BY revision ${backwards ? 'DESC' : 'ASC'} ${limit}`, params);
+  return rows.map(toRecordedEvent);
+}
+
+/** The filter's conditions, for readAll's statement; `params` already holds its first values. */
+export function filterConditions(filter: GlobalFilter | undefined, params: unknown[]): string {
+  if (!filter) return '';
+  const conditions: string[] = [];
+  if (filter.until) conditions.push(pointCondition(filter.until, params));
+  if (filter.types) conditions.push(`type = ANY($${params.push(filter.types)}::text[])`);
+  // Containment of {"key": "value"} is equality of a top-level string, never a looser match.
+  if (filter.data) conditions.push(`data @> $${params.push(JSON.stringify(filter.data))}::jsonb`);
+  return conditions.map((condition) => ` AND ${condition}`).join('');
+}
+
+/**
+ * The newest committed event in the global order: an acknowledged append has committed, so this
+ * statement's snapshot sees it, and it sorts at or before that event. Served backwards by the
+ * global order's index.
+ */
+export async function readHead(pool: Pool): Promise<LogPosition> {
+  const { rows } = await pool.query<{ commit: string; prepare: string }>(
+    `SELECT transaction_id::text AS commit, position::text AS prepare FROM es_events
+     ORDER BY transaction_id DESC, position DESC LIMIT 1`);
+  return rows.length === 0 ? START : { commit: BigInt(rows[0].commit), prepare: BigInt(rows[0].prepare) };
+}
+
+/** Served by the requestId expression index (GET /ledger/audit/request/{id}). */
+export async function readRequest(pool: Pool, requestId: string): Promise<RecordedEvent[]> {
+  const { rows } = await pool.query(
+    `SELECT ${EVENT_COLUMNS} FROM es_events WHERE (metadata->>'requestId') = $1 ORDER BY transaction_id, position`, [requestId]);
+  return rows.map(toRecordedEvent);
+}

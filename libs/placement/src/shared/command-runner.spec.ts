@@ -1,0 +1,124 @@
+import { KurrentEventStore } from '../../../event-store/src/kurrent/kurrent-event-store.js';
+import { InMemoryKurrentClient } from '../../../event-store/src/kurrent/testing/in-memory-kurrent-client.js';
+import { WrongExpectedRevision } from '../../../event-store/src/index.js';
+import { conflict } from '../../../domain/src/index.js';
+import { CommandRunner } from './command-runner.js';
+import { StreamWriter } from './stream-writer.js';
+
+// A counter per stream: the smallest decider that shows what the runner does around one.
+const COUNTER = { initialState: () => 0, evolve: (n: number) => n + 1 };
+const ticked = (n: number) => ({ type: 'Ticked', data: { n } });
+const CALLER = { requestId: 'req-1', userId: 'u', projectId: 'p', roles: ['admin'] };
+
+describe('CommandRunner', () => {
+  let client: InMemoryKurrentClient;
+  let store: KurrentEventStore;
+  let runner: CommandRunner;
+
+  beforeEach(() => {
+    client = new InMemoryKurrentClient();
+    store = new KurrentEventStore(client);
+    runner = new CommandRunner(new StreamWriter(store));
+  });
+
+  it('appends what one attempt decided over every stream at once, with who asked in the metadata', async () => {
+    const outcome = await runner.run(CALLER, async (attempt) => {
+      const a = await attempt.load('counter-a', COUNTER);
+      const b = await attempt.load('counter-b', COUNTER);
+      attempt.write('counter-a', [ticked(a)]);
+      attempt.write('counter-b', [ticked(b), ticked(b + 1)]);
+      return 'done';
+    }, { metadata: { operation: 'test' } });
+    expect(outcome).toBe('done');
+    expect(client.sessions).toBe(1);
+    expect((await store.readStream('counter-b')).map((e) => e.data)).toEqual([{ n: 0 }, { n: 1 }]);
+    expect((await store.readStream('counter-a'))[0].metadata).toMatchObject({ requestId: 'req-1', operation: 'test' });
+  });
+
+  it('decides again on fresher state when another writer got there first, without a sleep', async () => {
+    let attempts = 0;
+    await runner.run(CALLER, async (attempt) => {
+      const n = await attempt.load('counter-a', COUNTER);
+      // The first attempt loses the race: someone appends between its load and its append.
+      if (++attempts === 1) await store.append([{ stream: 'counter-a', expectedRevision: 'any', events: [ticked(99)] }]);
+      attempt.write('counter-a', [ticked(n)]);
+    });
+    expect(attempts).toBe(2);
+    expect((await store.readStream('counter-a')).map((e) => e.data)).toEqual([{ n: 99 }, { n: 1 }]);
+  });
+
+  it('decides its first attempt on preloaded state without reading it again, and reads afresh once that state lost a race', async () => {
+    const writer = new StreamWriter(store);
+    runner = new CommandRunner(writer);
+    await store.append([{ stream: 'counter-a', expectedRevision: 'any', events: [ticked(0)] }]);
+    const preloaded = new Map([['counter-a', await writer.load('counter-a', COUNTER.evolve, COUNTER.initialState)]]);
+    // Someone else writes after the preload: the first attempt decides on 1, its append fails, the second reads 2.
+    await store.append([{ stream: 'counter-a', expectedRevision: 'any', events: [ticked(1)] }]);
+    const reads = jest.spyOn(store, 'readStream');
+    const seen: number[] = [];
+    await runner.run(CALLER, async (attempt) => {
+      const n = await attempt.load('counter-a', COUNTER);
+      seen.push(n);
+      attempt.write('counter-a', [ticked(n)]);
+    }, { preloaded });
+    expect(seen).toEqual([1, 2]);
+    expect(reads).toHaveBeenCalledTimes(1);
+    expect((await store.readStream('counter-a')).map((e) => e.data)).toEqual([{ n: 0 }, { n: 1 }, { n: 2 }]);
+  });
+
+  it('refuses, or writes nothing, only on freshly read state, never on preloaded state alone', async () => {
+    const writer = new StreamWriter(store);
+    runner = new CommandRunner(writer);
+    await store.append([{ stream: 'counter-a', expectedRevision: 'any', events: [ticked(0)] }]);
+    const preloaded = () => new Map([['counter-a', { state: 0, revision: -1 }]]);
+    const refusal = runner.run(CALLER, async (attempt) => {
+      if ((await attempt.load('counter-a', COUNTER)) === 0) throw conflict('stale');
+      return 'fresh';
+    }, { preloaded: preloaded() });
+    await expect(refusal).resolves.toBe('fresh');
+    const nothing = await runner.run(CALLER, async (attempt) => String(await attempt.load('counter-a', COUNTER)), { preloaded: preloaded() });
+    expect(nothing).toBe('1');
+  });
+
+  it('gives up after the bounded number of attempts with the internal conflict', async () => {
+    let attempts = 0;
+    const losing = runner.run(CALLER, async (attempt) => {
+      const n = await attempt.load('counter-a', COUNTER);
+      attempts++;
+      await store.append([{ stream: 'counter-a', expectedRevision: 'any', events: [ticked(-1)] }]);
+      attempt.write('counter-a', [ticked(n)]);
+    }, { attempts: 3 });
+    await expect(losing).rejects.toBeInstanceOf(WrongExpectedRevision);
+    expect(attempts).toBe(3);
+  });
+
+  it("never retries the decider's own refusal (a client's stale generation is a 409 at once)", async () => {
+    let attempts = 0;
+    const refused = runner.run(CALLER, async (attempt) => {
+      await attempt.load('counter-a', COUNTER);
+      attempts++;
+      throw conflict('generation mismatch');
+    });
+    await expect(refused).rejects.toMatchObject({ kind: 'conflict' });
+    expect(attempts).toBe(1);
+  });
+
+  it('appends nothing when nothing was decided, and refuses a write to a stream it did not load', async () => {
+    expect(await runner.run(CALLER, async (attempt) => attempt.load('counter-a', COUNTER))).toBe(0);
+    expect(client.sessions).toBe(0);
+    await expect(runner.run(CALLER, async (attempt) => attempt.write('counter-z', [ticked(0)]))).rejects.toThrow(/without having been loaded/);
+  });
+
+  it('answers one state per stream within an attempt, the one its append expects', async () => {
+    const seen: number[][] = [];
+    await runner.run(CALLER, async (attempt) => {
+      const first = await attempt.load('counter-a', COUNTER);
+      if (seen.length === 0) await store.append([{ stream: 'counter-a', expectedRevision: 'any', events: [ticked(7)] }]);
+      const again = await attempt.load('counter-a', COUNTER);
+      seen.push([first, again]);
+      attempt.write('counter-a', [ticked(again)]);
+    });
+    // The first attempt decided on 0 twice and lost to the append it saw nothing of; the second on 1.
+    expect(seen).toEqual([[0, 0], [1, 1]]);
+  });
+});

@@ -1,0 +1,103 @@
+/**
+ * npm run bench:versus [-- flat-1000 nested-1000 claims] [--quick] [--json FILE]
+ *
+ * Our server and upstream Placement 8.0.0 side by side in one run on this machine, on the same
+ * PostgreSQL, loaded through the API with the same shapes (shapes.ts), queried with a new connection
+ * per request as upstream's gate measures (one client timed request by request, then ten clients
+ * by ApacheBench without keep-alive), one contender after the other. Each
+ * phase reports wall-clock figures and CPU per request of the server, of PostgreSQL (its own
+ * database's backends) and of the rest of the host, since one wall-clock figure on a shared
+ * machine proves little. Goals of issue 14 are printed as met or MISSED.
+ */
+import { writeFileSync } from 'node:fs';
+import { BenchClient } from './http.js';
+import { flatShape, nestedShape, Shape } from './shapes.js';
+import { ab, AbFigures } from './versus/ab.js';
+import { Contender, startOurs, startUpstreamContender } from './versus/contenders.js';
+import { cpuMeter } from './versus/process-cpu.js';
+import { latency, Latency } from './measure.js';
+import { abLine, countLine, goalLine, latencyLine, Phase } from './versus/report.js';
+import { versusClaims } from './versus/claims.js';
+
+interface Counts { single: number; concurrent: number }
+/** Upstream needs ~0.4 s (flat) to ~1.3 s (nested) per answer: it gets fewer requests than we do. */
+const COUNTS: Record<'ours' | 'upstream', Counts> = { ours: { single: 300, concurrent: 1000 }, upstream: { single: 30, concurrent: 100 } };
+const QUICK: Record<'ours' | 'upstream', Counts> = { ours: { single: 50, concurrent: 200 }, upstream: { single: 10, concurrent: 30 } };
+/** The issue's goals: flat 40x, nested 100x, on p50 (single client) and 10-client throughput. */
+const GOALS: Record<string, number> = { 'flat-1000': 40, 'nested-1000': 100 };
+const LATENCY_BUDGET_MS = 120_000;
+
+interface QueryFigures { single: Phase<Latency>; concurrent: Phase<AbFigures> }
+type Measured = Record<string, Record<'ours' | 'upstream', QueryFigures>>;
+
+async function measure<F>(contender: Contender, run: () => Promise<F>): Promise<Phase<F>> {
+  const meter = await cpuMeter(contender.pid, contender.databaseUrl);
+  try {
+    const { result, cpu } = await meter.around(run);
+    return { figures: result, cpu };
+  } finally {
+    await meter.close();
+  }
+}
+
+async function versusShape(shape: Shape, quick: boolean, goal: number): Promise<Measured> {
+  process.stdout.write(`\n== ${shape.name}: ${shape.description}\n`);
+  const contenders = [await startOurs(shape.serverEnv), await startUpstreamContender(shape.serverEnv)];
+  const measured: Measured = {};
+  try {
+    for (const c of contenders) {
+      const client = new BenchClient(c.url, '1.39', false);
+      const meter = await cpuMeter(c.pid, c.databaseUrl);
+      const { result: load, cpu } = await meter.around(() => shape.load(client));
+      await meter.close();
+      client.close();
+      process.stdout.write(countLine(c.name, 'load (10 clients)', load.providers, load.seconds, 'providers', cpu));
+    }
+    for (const query of [shape.query, `${shape.query}&limit=50`]) {
+      const label = query === shape.query ? 'no limit' : 'limit=50';
+      const byContender = {} as Measured[string];
+      for (const c of contenders) {
+        const counts = (quick ? QUICK : COUNTS)[c.name];
+        const client = new BenchClient(c.url, '1.39', false);
+        const single = await measure(c, () => latency(client, query, counts.single, LATENCY_BUDGET_MS));
+        client.close();
+        process.stdout.write(latencyLine(c.name, `${label}, 1 client`, single));
+        const concurrent = await measure(c, () => ab(c.url + query, counts.concurrent, 10));
+        process.stdout.write(abLine(c.name, `${label}, 10 clients`, concurrent));
+        byContender[c.name] = { single, concurrent };
+      }
+      measured[label] = byContender;
+      {
+        const { ours, upstream } = byContender;
+        process.stdout.write(goalLine(`${label}: single-client p50`, upstream.single.figures.p50 / ours.single.figures.p50, goal));
+        process.stdout.write(goalLine(`${label}: 10-client throughput`, ours.concurrent.figures.perSecond / upstream.concurrent.figures.perSecond, goal));
+      }
+    }
+    return measured;
+  } finally {
+    for (const c of contenders) await c.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  const quick = argv.includes('--quick');
+  const jsonAt = argv.indexOf('--json');
+  const named = argv.filter((a, i) => !a.startsWith('--') && (jsonAt < 0 || i !== jsonAt + 1));
+  const names = named.length > 0 ? named : ['flat-1000', 'nested-1000', 'claims'];
+  const shapes: Record<string, () => Shape> = {
+    'flat-1000': () => flatShape(quick ? 100 : 1000, 0), 'nested-1000': () => nestedShape(quick ? 50 : 1000, 0),
+  };
+  const reports: Record<string, unknown> = {};
+  for (const name of names) {
+    if (name === 'claims') reports.claims = await versusClaims(quick);
+    else if (shapes[name]) reports[name] = await versusShape(shapes[name](), quick, GOALS[name]);
+    else throw new Error(`unknown workload ${name}; known: ${[...Object.keys(shapes), 'claims'].join(', ')}`);
+  }
+  if (jsonAt >= 0) writeFileSync(argv[jsonAt + 1], JSON.stringify(reports, null, 2));
+}
+
+main().catch((error) => {
+  process.stderr.write(`bench:versus failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,57 @@
+import { overCommitted, readBackMismatches } from '../claims-check.js';
+import { claimRound } from '../claims-round.js';
+import { databaseStatements, providerSnapshots, readConsumers } from '../claims-snapshot.js';
+import { BenchClient } from '../http.js';
+import { flatShape } from '../shapes.js';
+import { Contender, startOurs, startUpstreamContender } from './contenders.js';
+import { cpuMeter } from './process-cpu.js';
+import { countLine, goalLine } from './report.js';
+
+const GOAL = 40;
+const CLAIMS: Record<'ours' | 'upstream', number> = { ours: 600, upstream: 60 };
+
+interface ClaimsFigures { claims: number; seconds: number; perSecond: number; problems: string[] }
+
+/** 10 clients claiming as upstream's perfload job does (GET limit=5, PUT the first), each on a new connection per request. */
+async function claimOn(contender: Contender, quick: boolean): Promise<ClaimsFigures> {
+  const shape = flatShape(quick ? 100 : 1000, 0);
+  const client = new BenchClient(contender.url, '1.39', false);
+  try {
+    await shape.load(client);
+    const statementsBefore = await databaseStatements(client);
+    const meter = await cpuMeter(contender.pid, contender.databaseUrl);
+    const { result, cpu } = await meter.around(() => claimRound(client, { query: shape.query }, quick ? CLAIMS[contender.name] / 5 : CLAIMS[contender.name], 10));
+    await meter.close();
+    const claims = result.acknowledged.length;
+    const statementsAfter = await databaseStatements(client);
+    process.stdout.write(countLine(contender.name, 'claims (10 clients)', claims, result.seconds, 'claims', cpu));
+    if (statementsBefore !== null && statementsAfter !== null) {
+      process.stdout.write(`  ${contender.name.padEnd(8)} round trips to PostgreSQL: ${((statementsAfter - statementsBefore) / claims).toFixed(1)} statements per claim (GET + PUT)\n`);
+    }
+    // Zero over-commit and every acknowledged claim readable as written, on both servers alike.
+    const problems = [
+      ...overCommitted(await providerSnapshots(client)),
+      ...readBackMismatches(result.acknowledged, await readConsumers(client, result.acknowledged.map((a) => a.consumer))),
+    ];
+    process.stdout.write(`  ${contender.name.padEnd(8)} consistency: ${problems.length === 0 ? 'sound (no over-commit, every claim read back)' : `VIOLATED: ${problems.slice(0, 5).join('; ')}`}\n`);
+    return { claims, seconds: result.seconds, perSecond: claims / result.seconds, problems };
+  } finally {
+    client.close();
+  }
+}
+
+export async function versusClaims(quick: boolean): Promise<Record<string, ClaimsFigures>> {
+  process.stdout.write(`\n== claims: 10 clients on flat-${quick ? 100 : 1000} after the job's 99, randomized candidates as upstream's perfload server\n`);
+  const env = { PLACEMENT_RANDOMIZE_ALLOCATION_CANDIDATES: 'true' };
+  const figures: Record<string, ClaimsFigures> = {};
+  for (const start of [startOurs, startUpstreamContender]) {
+    const contender = await start(env);
+    try {
+      figures[contender.name] = await claimOn(contender, quick);
+    } finally {
+      await contender.stop();
+    }
+  }
+  process.stdout.write(goalLine('claims per second', figures.ours.perSecond / figures.upstream.perSecond, GOAL));
+  return figures;
+}
