@@ -11,6 +11,7 @@ import { UsageOverTime1700000000020 } from './migrations/1700000000020-usage-ove
 import { UsageMoves1700000000021 } from './migrations/1700000000021-usage-moves.js';
 import { UsageKeysBytewise1700000000022 } from './migrations/1700000000022-usage-keys-bytewise.js';
 import { AllocationPositions1700000000030 } from './migrations/1700000000030-allocation-positions.js';
+import { CandidateSnapshots1700000000031 } from './migrations/1700000000031-candidate-snapshots.js';
 import { StreamSnapshots1700000000032 } from './migrations/1700000000032-stream-snapshots.js';
 import { ProviderNameNotUnique1700000000040 } from './migrations/1700000000040-provider-name-not-unique.js';
 
@@ -20,5 +21,5 @@ export * from './runner/checkpoints.js';
 
 export const ALL_PROJECTIONS: readonly Projection[] = [providersProjection, resourceClassesProjection, traitsProjection, allocationsProjection, usageOverTimeProjection];
 export const MIGRATIONS = [InitialReadModels1700000000000, AllocationsReadModels1700000000001, ProjectionCheckpoints1700000000002, UsageOverTime1700000000020,
-  UsageMoves1700000000021, UsageKeysBytewise1700000000022, AllocationPositions1700000000030, StreamSnapshots1700000000032,
-  ProviderNameNotUnique1700000000040];
+  UsageMoves1700000000021, UsageKeysBytewise1700000000022, AllocationPositions1700000000030, CandidateSnapshots1700000000031,
+  StreamSnapshots1700000000032, ProviderNameNotUnique1700000000040];

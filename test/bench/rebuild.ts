@@ -7,7 +7,7 @@ import { openDatabase } from '../../libs/placement/src/persistence/database.js';
 import type { RebuildResult } from '../../libs/placement/src/rebuild/rebuild.js';
 import { verifyReadModels } from '../../libs/placement/src/rebuild/verify.js';
 import { formatCount, formatDuration } from '../../libs/placement/src/rebuild/progress.js';
-import { SyntheticEvent, syntheticLog } from './rebuild-log.js';
+import { writeLog } from './write-log.js';
 
 /**
  * npm run bench:rebuild [-- --events N] [--verify] [--keep]
@@ -17,54 +17,12 @@ import { SyntheticEvent, syntheticLog } from './rebuild-log.js';
  */
 const ADMIN_URL = process.env.TEST_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const GOAL = 50_000;
-const CHUNK = 10_000;
-/** Simulated time between two transactions, so usage falls into many hours as in a real cloud. */
-const TICK_MS = 1500;
 
 function parseArgs(argv: string[]) {
   const at = argv.indexOf('--events');
   const events = at >= 0 ? Number(argv[at + 1]) : 1_000_000;
   if (!Number.isInteger(events) || events <= 0) throw new Error('--events needs a positive integer');
   return { events, verify: argv.includes('--verify'), keep: argv.includes('--keep') };
-}
-
-/** The log as the store writes it, a chunk per statement: no projection runs, that is the rebuild's job. */
-async function writeLog(client: Client, target: number): Promise<number> {
-  const revisions = new Map<string, number>();
-  let clock = Date.now() - 30 * 24 * 3_600_000;
-  let columns: [string[], number[], string[], string[], string[]] = [[], [], [], [], []];
-  let written = 0;
-  const flush = async () => {
-    if (columns[0].length === 0) return;
-    await client.query(
-      `INSERT INTO es_events (stream_id, revision, type, data, metadata, recorded_at)
-       SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::jsonb[], '{}'::jsonb[] || array_fill('{"requestId":"bench"}'::jsonb, ARRAY[cardinality($1)]), $5::timestamptz[])`,
-      columns);
-    written += columns[0].length;
-    columns = [[], [], [], [], []];
-  };
-  for (const tx of syntheticLog({ events: target, providers: 10_000, liveConsumers: 80_000 })) {
-    clock += TICK_MS;
-    const at = new Date(clock).toISOString();
-    for (const event of tx as SyntheticEvent[]) {
-      const revision = (revisions.get(event.stream) ?? -1) + 1;
-      revisions.set(event.stream, revision);
-      columns[0].push(event.stream);
-      columns[1].push(revision);
-      columns[2].push(event.type);
-      columns[3].push(JSON.stringify(event.data));
-      columns[4].push(at);
-    }
-    if (columns[0].length >= CHUNK) await flush();
-  }
-  await flush();
-  const streams = [...revisions];
-  for (let i = 0; i < streams.length; i += 50_000) {
-    const part = streams.slice(i, i + 50_000);
-    await client.query('INSERT INTO es_streams (stream_id, revision) SELECT * FROM unnest($1::text[], $2::bigint[])',
-      [part.map(([s]) => s), part.map(([, r]) => r)]);
-  }
-  return written;
 }
 
 /** The repository's root, from this file compiled (dist/test/bench). */
@@ -99,7 +57,7 @@ async function main() {
     const client = new Client({ connectionString: url.toString() });
     await client.connect();
     let started = performance.now();
-    const written = await writeLog(client, events);
+    const written = await writeLog(client, { events });
     await client.query('ANALYZE es_events');
     await client.end();
     print(`log: ${formatCount(written)} events written in ${formatDuration((performance.now() - started) / 1000)} (database ${name})`);

@@ -1,6 +1,5 @@
 #!/usr/bin/env node
 import 'reflect-metadata';
-import { createApp } from './bootstrap.js';
 import { AppConfig, ConfigError, loadConfig } from './config.js';
 import { applyBeneath, ConfigFileError, loadConfigFiles } from '../../../libs/config-file/src/index.js';
 import { SERVER_USAGE, serverArgs } from './server-args.js';
@@ -61,6 +60,9 @@ async function main(): Promise<void> {
     log(`running ${config.workers} API workers on http://${config.host}:${config.port}`);
     return;
   }
+  // Loaded only by a process that serves: with PLACEMENT_WORKERS the primary never needs the
+  // app's modules (seconds of loading on a busy machine), so its workers are forked that much sooner.
+  const { createApp } = await import('./bootstrap.js');
   const running = await createApp(config, databaseUrl, logger);
   await running.app.listen(config.port, config.host);
   const where = embedded ? 'embedded PostgreSQL' : 'DATABASE_URL';

@@ -2,39 +2,75 @@ import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { EVENT_STORE, EventStore, LogPosition, PostgresEventStore, RecordedEvent, START } from '../../../event-store/src/index.js';
 import { READ_DB, ReadDb } from '../shared/read-db.js';
 import { applyEvent } from './index/apply-event.js';
-import { ProjectTally } from './index/project-tally.js';
-import { NameCatalog } from './index/name-catalog.js';
-import { ProviderIndex } from './index/provider-index.js';
+import { CandidateView, emptyView } from './candidate-view.js';
 import { Horizon, readHorizon, readTail } from './log-horizon.js';
+import { CandidateSnapshotStore } from './snapshot/snapshot-store.js';
+import { loadNewestSnapshot, PositionedView, storeSnapshot } from './snapshot/snapshots.js';
+
+export type { CandidateView } from './candidate-view.js';
 
 const BATCH = 5000;
 /** A writer older than the request still running is waited for this long, then the answer goes out. */
 const MAX_WAIT_MS = 2000;
-
-export interface CandidateView {
-  readonly index: ProviderIndex;
-  readonly names: NameCatalog;
-  /** Usage per project, for GET /metrics. */
-  readonly projects: ProjectTally;
-}
+/**
+ * A new snapshot once the view holds this many events more than the newest stored one: writing
+ * one (21 MB of JSON for 11,000 providers and 80,000 consumers) costs far less than a start replaying
+ * that many events.
+ */
+export const SNAPSHOT_EVERY = 100_000;
 
 /**
  * The provider index of the candidate search, fed from the log's gap-free global order: the
- * whole log at start, then, before each query, every transaction finished before it began.
+ * newest stored snapshot and the log after it at start, then, before each query, every
+ * transaction finished before it began. Snapshots are written in the background as the log grows.
  */
 @Injectable()
 export class CandidateIndexService implements OnModuleInit {
-  private readonly view: CandidateView = { index: new ProviderIndex(), names: new NameCatalog(), projects: new ProjectTally() };
+  private view: CandidateView = emptyView();
   private position: LogPosition = START;
+  /** Events folded into the view, and the last of them: what a snapshot of it records. */
+  private events = 0;
+  private last: PositionedView['last'] = null;
+  /** Events in the newest snapshot this process knows is stored. */
+  private storedEvents = 0;
+  private snapshotting = false;
+  private readonly snapshots: CandidateSnapshotStore;
+  /** Events beyond the newest stored snapshot that make the next one (tests make it small). */
+  snapshotEvery = SNAPSHOT_EVERY;
+  /** How this process's view began: events read from a snapshot (0 without one) and from the log. */
+  startedFrom = { snapshotEvents: 0, logEvents: 0 };
   /** Every transaction with a smaller id has been applied. */
   private covered = 0n;
   private draining: Promise<void> | null = null;
   private readonly logger = new Logger('candidates');
 
-  constructor(@Inject(EVENT_STORE) private readonly store: EventStore, @Inject(READ_DB) private readonly db: ReadDb) {}
+  constructor(@Inject(EVENT_STORE) private readonly store: EventStore, @Inject(READ_DB) private readonly db: ReadDb) {
+    this.snapshots = new CandidateSnapshotStore(db);
+  }
 
   async onModuleInit(): Promise<void> {
+    const started = performance.now();
+    const loaded = await loadNewestSnapshot(this.snapshots, this.store, (why) => this.logger.warn(`${why}; not used`))
+      .catch((error: Error) => {
+        // No table yet (a database the migrations have not reached) or a failing read: replay instead.
+        this.logger.warn(`candidate snapshots unreadable (${error.message}); replaying the log`);
+        return null;
+      });
+    if (loaded) {
+      ({ view: this.view, position: this.position, events: this.events, last: this.last } = loaded);
+      this.storedEvents = loaded.events;
+    }
     await this.current();
+    this.startedFrom = { snapshotEvents: loaded?.events ?? 0, logEvents: this.events - (loaded?.events ?? 0) };
+    this.logger.log(`candidate index ready in ${Math.round(performance.now() - started)} ms: `
+      + `${loaded ? `snapshot of ${loaded.events} events and ` : ''}${this.events - (loaded?.events ?? 0)} events of the log`);
+  }
+
+  /** Brings the view up to every acknowledged write and stores it, unless one as new is stored. */
+  async snapshotNow(): Promise<boolean> {
+    await this.current();
+    while (this.snapshotting) await new Promise((resolve) => setTimeout(resolve, 5));
+    return this.writeSnapshot();
   }
 
   /** The index reflecting every write acknowledged before this call. */
@@ -95,8 +131,44 @@ export class CandidateIndexService implements OnModuleInit {
     for (;;) {
       const batch = await read(this.position);
       for (const event of batch) applyEvent(this.view.index, this.view.names, event, this.view.projects);
-      if (batch.length > 0) this.position = batch[batch.length - 1].position;
-      if (batch.length < BATCH) return;
+      if (batch.length > 0) {
+        const last = batch[batch.length - 1];
+        this.position = last.position;
+        this.last = { stream: last.stream, revision: last.revision };
+        this.events += batch.length;
+      }
+      if (batch.length < BATCH) break;
+    }
+    if (this.events - this.storedEvents >= this.snapshotEvery && !this.snapshotting) {
+      // After the query that read these events has its answer: encoding holds the event loop
+      // (~0.1 s for 10,000 providers and 80,000 consumers on an idle core).
+      this.snapshotting = true;
+      setImmediate(() => void this.writeSnapshot(true));
+    }
+  }
+
+  /**
+   * Encodes the view as it stands, synchronously, at a point where no batch is half applied (the
+   * view changes only between awaits, and matches its position after each batch), then stores it
+   * while requests go on. A failure only leaves the older snapshot in place.
+   */
+  private async writeSnapshot(scheduled = false): Promise<boolean> {
+    if (this.snapshotting && !scheduled) return false;
+    this.snapshotting = true;
+    const at: PositionedView = { view: this.view, position: this.position, events: this.events, last: this.last };
+    try {
+      if (at.events === 0) return false;
+      const written = await storeSnapshot(this.snapshots, at);
+      // Written here or by another process: either way none is needed before snapshotEvery more.
+      this.storedEvents = at.events;
+      if (written) this.logger.log(`candidate snapshot stored at ${at.events} events`);
+      return written;
+    } catch (error) {
+      this.logger.warn(`candidate snapshot not stored: ${(error as Error).message}`);
+      this.storedEvents = at.events;
+      return false;
+    } finally {
+      this.snapshotting = false;
     }
   }
 }

@@ -1,6 +1,23 @@
 import { ActiveProvider, ProviderState } from '../../../../domain/src/index.js';
 import { Room, roomsOf } from './room.js';
 
+/**
+ * The index as plain data: live providers in the index's own order, and every order the
+ * search can see (children, reverse indexes' members) as positions in that list, so a restored
+ * index lists and iterates exactly as the one it was taken from.
+ */
+export interface ProviderIndexSnapshot {
+  readonly states: readonly ActiveProvider[];
+  /** Per provider, its children's positions, in their order. */
+  readonly children: readonly (readonly number[])[];
+  readonly byClass: readonly (readonly [string, readonly number[]])[];
+  readonly byTrait: readonly (readonly [string, readonly number[]])[];
+  readonly byAggregate: readonly (readonly [string, readonly number[]])[];
+}
+
+/** A snapshot whose parts do not fit together: it was damaged, not taken from an index. */
+export class UnreadableSnapshot extends Error {}
+
 /** The trait upstream reads to decide which providers lend their inventory through aggregates. */
 export const SHARES_VIA_AGGREGATE = 'MISC_SHARES_VIA_AGGREGATE';
 
@@ -105,6 +122,61 @@ export class ProviderIndex {
     return members;
   }
 
+  toSnapshot(): ProviderIndexSnapshot {
+    const nodes = [...this.nodes.values()];
+    const at = new Map(nodes.map((node, i) => [node, i]));
+    const members = (index: Map<string, Set<ProviderNode>>) =>
+      [...index].map(([key, set]) => [key, [...set].map((node) => at.get(node)!)] as const);
+    return {
+      states: nodes.map((node) => node.state),
+      children: nodes.map((node) => node.children.map((child) => at.get(child)!)),
+      byClass: members(this.byClass), byTrait: members(this.byTrait), byAggregate: members(this.byAggregate),
+    };
+  }
+
+  /** The index a snapshot was taken from; throws UnreadableSnapshot if its parts contradict each other. */
+  static fromSnapshot(snapshot: ProviderIndexSnapshot): ProviderIndex {
+    const index = new ProviderIndex();
+    const nodes = snapshot.states.map((state): ProviderNode => {
+      if (state?.status !== 'active' || index.nodes.has(state.uuid)) throw new UnreadableSnapshot('a provider is not active or listed twice');
+      const node: ProviderNode = {
+        uuid: state.uuid, state, parent: null, root: null as unknown as ProviderNode, children: [],
+        traits: new Set(state.traits), aggregates: new Set(state.aggregates), rooms: roomsOf(state),
+      };
+      node.root = node;
+      index.nodes.set(node.uuid, node);
+      return node;
+    });
+    const nodeAt = (i: number) => nodes[i] ?? fail(`no provider at ${i}`);
+    if (snapshot.children.length !== nodes.length) fail('children do not match the providers');
+    snapshot.children.forEach((children, i) => {
+      for (const child of children.map(nodeAt)) {
+        if (child.parent || child === nodes[i]) fail('a provider has two parents');
+        child.parent = nodes[i];
+        nodes[i].children.push(child);
+        index.nested++;
+      }
+    });
+    let reached = 0;
+    for (const node of nodes) {
+      if (node.parent) continue;
+      for (const member of index.tree(node)) {
+        member.root = node;
+        reached++;
+      }
+    }
+    // A cycle has no root, so its members are never reached.
+    if (reached !== nodes.length) fail('the trees have a cycle');
+    index.trees = new Map();
+    const restore = (target: Map<string, Set<ProviderNode>>, from: ProviderIndexSnapshot['byClass']) => {
+      for (const [key, members] of from) target.set(key, new Set(members.map(nodeAt)));
+    };
+    restore(index.byClass, snapshot.byClass);
+    restore(index.byTrait, snapshot.byTrait);
+    restore(index.byAggregate, snapshot.byAggregate);
+    return index;
+  }
+
   /** Takes the provider's new state; anything but an active provider removes it. */
   put(uuid: string, state: ProviderState): void {
     if (state.status !== 'active') return this.remove(uuid);
@@ -172,4 +244,8 @@ export class ProviderIndex {
     const root = parent ? parent.root : node;
     for (const member of this.tree(node)) member.root = root;
   }
+}
+
+function fail(reason: string): never {
+  throw new UnreadableSnapshot(reason);
 }

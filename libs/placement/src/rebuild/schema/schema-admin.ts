@@ -5,8 +5,11 @@ import { readModelDataSource } from '../../persistence/read-model-schema.js';
 export const NEXT_SCHEMA = 'read_models_next';
 export const RETIRED_SCHEMA = 'read_models_retired';
 
-/** Tables that describe the read models rather than hold a projection's rows. */
-export const META_TABLES: ReadonlySet<string> = new Set(['rm_migrations', 'rm_projection_checkpoints']);
+/**
+ * Tables that describe the read models rather than hold a projection's rows. The candidate
+ * snapshots are a cache of their own, remade after the swap and checked by verify separately.
+ */
+export const META_TABLES: ReadonlySet<string> = new Set(['rm_migrations', 'rm_projection_checkpoints', 'rm_candidate_snapshots', 'rm_candidate_snapshot_parts']);
 
 export const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
 export const qualified = (schema: string, name: string) => `${quoteIdent(schema)}.${quoteIdent(name)}`;
