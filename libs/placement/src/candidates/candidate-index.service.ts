@@ -1,9 +1,8 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { EVENT_STORE, EventStore, LogPosition, PostgresEventStore, RecordedEvent, START } from '../../../event-store/src/index.js';
+import { comparePositions, EVENT_STORE, EventStore, LogPosition, RecordedEvent, START } from '../../../event-store/src/index.js';
 import { READ_DB, ReadDb } from '../shared/read-db.js';
 import { applyEvent } from './index/apply-event.js';
 import { CandidateView, emptyView } from './candidate-view.js';
-import { Horizon, readHorizon, readTail } from './log-horizon.js';
 import { CandidateSnapshotStore } from './snapshot/snapshot-store.js';
 import { loadNewestSnapshot, PositionedView, storeSnapshot } from './snapshot/snapshots.js';
 
@@ -20,9 +19,9 @@ const MAX_WAIT_MS = 2000;
 export const SNAPSHOT_EVERY = 100_000;
 
 /**
- * The provider index of the candidate search, fed from the log's gap-free global order: the
- * newest stored snapshot and the log after it at start, then, before each query, every
- * transaction finished before it began. Snapshots are written in the background as the log grows.
+ * The provider index of the candidate search, fed from the log's gap-free global order through
+ * the event store port (either store): the newest stored snapshot and the log after it at start,
+ * then, before each query, the log up to its head. Snapshots are written in the background as the log grows.
  */
 @Injectable()
 export class CandidateIndexService implements OnModuleInit {
@@ -39,8 +38,6 @@ export class CandidateIndexService implements OnModuleInit {
   snapshotEvery = SNAPSHOT_EVERY;
   /** How this process's view began: events read from a snapshot (0 without one) and from the log. */
   startedFrom = { snapshotEvents: 0, logEvents: 0 };
-  /** Every transaction with a smaller id has been applied. */
-  private covered = 0n;
   private draining: Promise<void> | null = null;
   private readonly logger = new Logger('candidates');
 
@@ -73,58 +70,37 @@ export class CandidateIndexService implements OnModuleInit {
     return this.writeSnapshot();
   }
 
-  /** The index reflecting every write acknowledged before this call. */
+  /**
+   * The index reflecting every write acknowledged before this call: the log's head is read first
+   * (every acknowledged append is at or before it), then the log up to it. The port's reader never
+   * skips a writer still in flight, so a head that is not yet readable means such a writer (of
+   * this database) has yet to finish: it is waited for, briefly, then the answer goes out.
+   */
   async current(): Promise<CandidateView> {
-    if (!(this.store instanceof PostgresEventStore)) {
-      await this.readToEnd();
-      return this.view;
-    }
-    let horizon = await readHorizon(this.db);
-    const target = horizon.next;
+    const head = await this.store.head();
     const deadline = Date.now() + MAX_WAIT_MS;
-    while (this.covered < target) {
-      await this.drain(horizon);
-      if (this.covered >= target) break;
+    while (comparePositions(this.position, head) < 0) {
+      await this.drain(head);
+      if (comparePositions(this.position, head) >= 0) break;
       if (Date.now() > deadline) {
-        this.logger.warn(`a log writer older than this query is still running; answering as of transaction ${this.covered}`);
+        this.logger.warn('a log writer older than this query is still running; answering without it');
         break;
       }
       await new Promise((resolve) => setTimeout(resolve, 1));
-      horizon = await readHorizon(this.db);
     }
     return this.view;
   }
 
   /**
-   * A log without PostgreSQL's in-flight transactions (KurrentDB's $all) has no gaps: every
-   * acknowledged append is readable at once, so its end is the horizon. A query that arrives
-   * while another reads waits for it, then reads on from there, since that read may have begun
-   * before the query's writes were acknowledged.
+   * One reader at a time; concurrent queries share its work. A query that arrives while another
+   * reads waits for it, then reads on to its own head, which may lie beyond.
    */
-  private async readToEnd(): Promise<void> {
+  private async drain(head: LogPosition): Promise<void> {
     while (this.draining) await this.draining;
-    this.draining = this.readAllOf((from) => this.store.readAll(from, BATCH)).finally(() => (this.draining = null));
+    if (comparePositions(this.position, head) >= 0) return;
+    this.draining = this.readAllOf((from) => this.store.readAll(from, BATCH, { until: { position: head } }))
+      .finally(() => (this.draining = null));
     await this.draining;
-  }
-
-  /** One reader at a time; concurrent queries share its work. */
-  private async drain(horizon: Horizon): Promise<void> {
-    while (this.draining) await this.draining;
-    if (this.covered >= horizon.finishedHere) return;
-    this.draining = this.read(horizon).finally(() => (this.draining = null));
-    await this.draining;
-  }
-
-  private async read(horizon: Horizon): Promise<void> {
-    // The port's gap-free reader: it sees every transaction below `finished`, since it runs
-    // after the horizon was read.
-    await this.readAllOf((from) => this.store.readAll(from, BATCH));
-    if (horizon.finished > this.covered) this.covered = horizon.finished;
-    if (this.covered >= horizon.finishedHere) return;
-    // A writer of another database of the cluster (a DROP DATABASE, a migration) holds the
-    // port's bound back for seconds; only this database's writers can add to this log.
-    await this.readAllOf((from) => readTail(this.db, from, horizon.finishedHere, BATCH));
-    this.covered = horizon.finishedHere;
   }
 
   private async readAllOf(read: (from: LogPosition) => Promise<RecordedEvent[]>): Promise<void> {
