@@ -3,7 +3,12 @@ const esmOnly = ['@nestjs', 'file-type', 'load-esm', 'uid', 'strtok3', 'token-ty
 const shared = {
   transform: { '^.+\\.(t|j|mj)s$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript', decorators: true }, transform: { legacyDecorator: true, decoratorMetadata: true }, target: 'es2022' }, module: { type: 'commonjs' } }] },
   transformIgnorePatterns: [`node_modules/(?!(${esmOnly.join('|')})/)`],
-  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  // package.json's "imports" aliases point at dist/ for node; jest runs the TypeScript sources.
+  moduleNameMapper: {
+    ...Object.fromEntries(Object.entries(require('./package.json').imports)
+      .map(([alias, target]) => [`^${alias.replace('*', '(.*)')}\\.js$`, `<rootDir>/${target.types.slice(2).replace('*', '$1')}`])),
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
   testEnvironment: 'node',
   // e2e hooks build state over HTTP against PostgreSQL; a loaded 2-core machine needs more than jest's 5 s.
   testTimeout: 60_000,

@@ -1,6 +1,6 @@
-import type { RecordedEvent } from '../../libs/event-store/src/index.js';
-import { eventLog } from '../../test/support/event-log.js';
-import { useReadModelDatabase } from '../../test/support/read-model-database.js';
+import type { RecordedEvent } from '#event-store/index.js';
+import { eventLog } from '#test/support/event-log.js';
+import { useReadModelDatabase } from '#test/support/read-model-database.js';
 import { providersProjection } from '../providers/providers.projection.js';
 import { allocationsProjection } from './allocations.projection.js';
 

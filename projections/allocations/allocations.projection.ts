@@ -1,7 +1,7 @@
-import type { RecordedEvent, SqlClient } from '../../libs/event-store/src/index.js';
+import type { RecordedEvent, SqlClient } from '#event-store/index.js';
 import { Projection } from '../runner/projection.js';
 import { factTime } from '../runner/fact-time.js';
-import { AllocationOrder, orderedLines } from '../../libs/domain/src/consumer/index.js';
+import { AllocationOrder, orderedLines } from '#domain/consumer/index.js';
 
 type Allocations = Record<string, Record<string, number>>;
 

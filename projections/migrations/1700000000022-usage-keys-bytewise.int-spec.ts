@@ -1,4 +1,4 @@
-import { useMigrationDatabase } from '../../test/support/migration-database.js';
+import { useMigrationDatabase } from '#test/support/migration-database.js';
 import { UsageOverTime1700000000020 } from './1700000000020-usage-over-time.js';
 import { UsageMoves1700000000021 } from './1700000000021-usage-moves.js';
 import { UsageKeysBytewise1700000000022 } from './1700000000022-usage-keys-bytewise.js';

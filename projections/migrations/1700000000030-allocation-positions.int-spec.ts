@@ -1,5 +1,5 @@
-import { orderedLines } from '../../libs/domain/src/consumer/index.js';
-import { useMigrationDatabase } from '../../test/support/migration-database.js';
+import { orderedLines } from '#domain/consumer/index.js';
+import { useMigrationDatabase } from '#test/support/migration-database.js';
 import { InitialReadModels1700000000000 } from './1700000000000-initial-read-models.js';
 import { AllocationsReadModels1700000000001 } from './1700000000001-allocations-read-models.js';
 import { AllocationPositions1700000000030 } from './1700000000030-allocation-positions.js';

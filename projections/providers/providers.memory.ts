@@ -1,4 +1,4 @@
-import type { Inventories } from '../../libs/domain/src/index.js';
+import type { Inventories } from '#domain/index.js';
 import { InventoryRow, ReadModelMemory, ReplayEvent } from '../runner/read-model-memory.js';
 import { factTime } from '../runner/fact-time.js';
 

@@ -1,6 +1,6 @@
-import type { RecordedEvent } from '../../libs/event-store/src/index.js';
-import { eventLog } from '../../test/support/event-log.js';
-import { useReadModelDatabase } from '../../test/support/read-model-database.js';
+import type { RecordedEvent } from '#event-store/index.js';
+import { eventLog } from '#test/support/event-log.js';
+import { useReadModelDatabase } from '#test/support/read-model-database.js';
 import { providersProjection } from './providers.projection.js';
 
 const A = 'a0000000-0000-4000-8000-000000000001';

@@ -1,5 +1,5 @@
-import type { RecordedEvent, SqlClient } from '../../libs/event-store/src/index.js';
-import type { Inventories } from '../../libs/domain/src/index.js';
+import type { RecordedEvent, SqlClient } from '#event-store/index.js';
+import type { Inventories } from '#domain/index.js';
 import { Projection } from '../runner/projection.js';
 import { factTime } from '../runner/fact-time.js';
 

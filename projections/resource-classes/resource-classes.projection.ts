@@ -1,4 +1,4 @@
-import type { RecordedEvent, SqlClient } from '../../libs/event-store/src/index.js';
+import type { RecordedEvent, SqlClient } from '#event-store/index.js';
 import { Projection } from '../runner/projection.js';
 import { factTime } from '../runner/fact-time.js';
 

@@ -1,4 +1,4 @@
-import type { LogPosition, SqlClient } from '../../libs/event-store/src/index.js';
+import type { LogPosition, SqlClient } from '#event-store/index.js';
 import { Projection } from './projection.js';
 
 /** Every projection has its row from the start, so moving a checkpoint is a plain UPDATE. */

@@ -1,4 +1,4 @@
-import type { InlineProjector, RecordedEvent, SqlClient } from '../../libs/event-store/src/index.js';
+import type { InlineProjector, RecordedEvent, SqlClient } from '#event-store/index.js';
 import { Projection } from './projection.js';
 import { advanceCheckpoints } from './checkpoints.js';
 

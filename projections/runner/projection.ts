@@ -1,4 +1,4 @@
-import type { RecordedEvent, SqlClient } from '../../libs/event-store/src/index.js';
+import type { RecordedEvent, SqlClient } from '#event-store/index.js';
 
 /** A read model's handlers: `evolve` over rows. Must be idempotent (rebuild replays). */
 export interface Projection {

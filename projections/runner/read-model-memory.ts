@@ -1,5 +1,5 @@
-import { FIRST_CUSTOM_RESOURCE_CLASS_ID, Inventory } from '../../libs/domain/src/index.js';
-import type { AllocationOrder } from '../../libs/domain/src/consumer/index.js';
+import { FIRST_CUSTOM_RESOURCE_CLASS_ID, Inventory } from '#domain/index.js';
+import type { AllocationOrder } from '#domain/consumer/index.js';
 
 /** The slice of a log event the in-memory replays read. */
 export interface ReplayEvent {

@@ -1,5 +1,5 @@
-import type { RecordedEvent } from '../../libs/event-store/src/index.js';
-import { useReadModelDatabase } from '../../test/support/read-model-database.js';
+import type { RecordedEvent } from '#event-store/index.js';
+import { useReadModelDatabase } from '#test/support/read-model-database.js';
 import { traitsProjection } from './traits.projection.js';
 
 let revision = 0;

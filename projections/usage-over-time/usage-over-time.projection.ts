@@ -1,4 +1,4 @@
-import type { RecordedEvent, SqlClient } from '../../libs/event-store/src/index.js';
+import type { RecordedEvent, SqlClient } from '#event-store/index.js';
 import { Projection } from '../runner/projection.js';
 import { firstChange, hourOf } from './hour-summary.js';
 import { Claim, holdingOf, Move, movesOf, SeriesChange, seriesChanges } from './usage-series.js';

@@ -1,11 +1,11 @@
 import 'reflect-metadata';
 import { Client } from 'pg';
 import { randomUUID } from 'node:crypto';
-import { LogPoint, NewEvent, PostgresEventStore, RecordedEvent, recordedMicros } from '../../libs/event-store/src/index.js';
-import { openDatabase } from '../../libs/placement/src/persistence/database.js';
-import { PROVIDER_FOLD } from '../../libs/placement/src/ledger/snapshots/folds.js';
-import { StreamSnapshots } from '../../libs/placement/src/ledger/snapshots/snapshot-store.js';
-import { StreamStates } from '../../libs/placement/src/ledger/snapshots/stream-states.js';
+import { LogPoint, NewEvent, PostgresEventStore, RecordedEvent, recordedMicros } from '#event-store/index.js';
+import { openDatabase } from '#placement/persistence/database.js';
+import { PROVIDER_FOLD } from '#placement/ledger/snapshots/folds.js';
+import { StreamSnapshots } from '#placement/ledger/snapshots/snapshot-store.js';
+import { StreamStates } from '#placement/ledger/snapshots/stream-states.js';
 
 /**
  * npm run bench:as-of [-- --events N]

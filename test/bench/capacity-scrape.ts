@@ -8,11 +8,11 @@
  */
 import { performance } from 'node:perf_hooks';
 import { Registry } from 'prom-client';
-import { registerCapacityGauges } from '../../apps/placement-api/src/operations/capacity-gauges.js';
-import { activeProvider } from '../../libs/placement/src/candidates/index/plain-index.js';
-import { ProjectTally } from '../../libs/placement/src/candidates/index/project-tally.js';
-import { ProviderIndex } from '../../libs/placement/src/candidates/index/provider-index.js';
-import { capacitySeries, indexedProviders, projectUsage } from '../../libs/placement/src/capacity-metrics/index.js';
+import { registerCapacityGauges } from '#placement-api/operations/capacity-gauges.js';
+import { activeProvider } from '#placement/candidates/index/plain-index.js';
+import { ProjectTally } from '#placement/candidates/index/project-tally.js';
+import { ProviderIndex } from '#placement/candidates/index/provider-index.js';
+import { capacitySeries, indexedProviders, projectUsage } from '#placement/capacity-metrics/index.js';
 
 const PROVIDERS = 10_000;
 const CONSUMERS_PER_PROVIDER = 4;

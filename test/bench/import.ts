@@ -2,10 +2,10 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { Client } from 'pg';
-import { inventoryWithDefaults, UpstreamConsumer, UpstreamProvider, UpstreamState } from '../../libs/domain/src/index.js';
-import { EXPORT_COLUMNS, exportRows } from '../../libs/placement/src/upstream-db/export-rows.js';
-import { parseSourceUrl } from '../../libs/placement/src/upstream-db/source-url.js';
-import { openTargetTransaction } from '../../libs/placement/src/upstream-db/target-connection.js';
+import { inventoryWithDefaults, UpstreamConsumer, UpstreamProvider, UpstreamState } from '#domain/index.js';
+import { EXPORT_COLUMNS, exportRows } from '#placement/upstream-db/export-rows.js';
+import { parseSourceUrl } from '#placement/upstream-db/source-url.js';
+import { openTargetTransaction } from '#placement/upstream-db/target-connection.js';
 import { ADMIN_URL } from '../support/database.js';
 import { createUpstreamShapedDatabase, Dialect } from '../support/upstream-database.js';
 

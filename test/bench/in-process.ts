@@ -1,10 +1,10 @@
-import { NameCatalog } from '../../libs/placement/src/candidates/index/name-catalog.js';
-import { ProviderIndex } from '../../libs/placement/src/candidates/index/provider-index.js';
-import { searchCandidates } from '../../libs/placement/src/candidates/search/search.js';
-import { parseCandidateQuery } from '../../apps/placement-api/src/allocation-candidates/candidate-query.js';
-import { presentCandidates } from '../../apps/placement-api/src/allocation-candidates/allocation-candidates.presenter.js';
-import { candidateSearchOptions } from '../../apps/placement-api/src/allocation-candidates/candidate-settings.js';
-import { MAX_VERSION } from '../../apps/placement-api/src/platform/microversion.js';
+import { NameCatalog } from '#placement/candidates/index/name-catalog.js';
+import { ProviderIndex } from '#placement/candidates/index/provider-index.js';
+import { searchCandidates } from '#placement/candidates/search/search.js';
+import { parseCandidateQuery } from '#placement-api/allocation-candidates/candidate-query.js';
+import { presentCandidates } from '#placement-api/allocation-candidates/allocation-candidates.presenter.js';
+import { candidateSearchOptions } from '#placement-api/allocation-candidates/candidate-settings.js';
+import { MAX_VERSION } from '#placement-api/platform/microversion.js';
 
 const cpuMs = () => {
   const { user, system } = process.cpuUsage();

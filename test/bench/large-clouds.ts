@@ -1,4 +1,4 @@
-import { inventoryWithDefaults, UpstreamProvider, UpstreamState } from '../../libs/domain/src/index.js';
+import { inventoryWithDefaults, UpstreamProvider, UpstreamState } from '#domain/index.js';
 // placeload's flat provider (../shared/reference/perfload-shapes.md), at any count.
 import { FLAT_AGGREGATES, FLAT_QUERY, FLAT_TRAITS } from './shapes.js';
 

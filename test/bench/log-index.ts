@@ -1,8 +1,8 @@
 import { Pool } from 'pg';
-import { comparePositions, PostgresEventStore, START } from '../../libs/event-store/src/index.js';
-import { applyEvent } from '../../libs/placement/src/candidates/index/apply-event.js';
-import { NameCatalog } from '../../libs/placement/src/candidates/index/name-catalog.js';
-import { ProviderIndex } from '../../libs/placement/src/candidates/index/provider-index.js';
+import { comparePositions, PostgresEventStore, START } from '#event-store/index.js';
+import { applyEvent } from '#placement/candidates/index/apply-event.js';
+import { NameCatalog } from '#placement/candidates/index/name-catalog.js';
+import { ProviderIndex } from '#placement/candidates/index/provider-index.js';
 
 /**
  * The candidate index of a bench database, rebuilt from its log as the server builds it: through

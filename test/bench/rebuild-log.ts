@@ -1,4 +1,4 @@
-import { STANDARD_TRAITS } from '../../libs/domain/src/index.js';
+import { STANDARD_TRAITS } from '#domain/index.js';
 
 /** One event of a synthetic transaction; the writer numbers stream revisions. */
 export interface SyntheticEvent {

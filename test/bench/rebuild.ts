@@ -3,10 +3,10 @@ import { Client } from 'pg';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
-import { openDatabase } from '../../libs/placement/src/persistence/database.js';
-import type { RebuildResult } from '../../libs/placement/src/rebuild/rebuild.js';
-import { verifyReadModels } from '../../libs/placement/src/rebuild/verify.js';
-import { formatCount, formatDuration } from '../../libs/placement/src/rebuild/progress.js';
+import { openDatabase } from '#placement/persistence/database.js';
+import type { RebuildResult } from '#placement/rebuild/rebuild.js';
+import { verifyReadModels } from '#placement/rebuild/verify.js';
+import { formatCount, formatDuration } from '#placement/rebuild/progress.js';
 import { writeLog } from './write-log.js';
 
 /**

@@ -4,8 +4,8 @@ import { randomUUID } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import { resolve } from 'node:path';
 import { Client } from 'pg';
-import { EVENT_STORE_SCHEMA } from '../../libs/event-store/src/index.js';
-import { formatCount } from '../../libs/placement/src/rebuild/progress.js';
+import { EVENT_STORE_SCHEMA } from '#event-store/index.js';
+import { formatCount } from '#placement/rebuild/progress.js';
 import { childrenOf, ownerOfConnection, rssOf } from './worker-of.js';
 import { writeLog } from './write-log.js';
 

@@ -9,9 +9,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
-import { HOUR_MS } from '../../projections/usage-over-time/hour-summary.js';
-import { GetUsageOverTime, GetUsageOverTimeHandler } from '../../libs/placement/src/usage-over-time/get-usage-over-time.query.js';
-import { bucketsFromChanges } from '../../libs/placement/src/usage-over-time/step-function.js';
+import { HOUR_MS } from '#projections/usage-over-time/hour-summary.js';
+import { GetUsageOverTime, GetUsageOverTimeHandler } from '#placement/usage-over-time/get-usage-over-time.query.js';
+import { bucketsFromChanges } from '#placement/usage-over-time/step-function.js';
 import { startTestApp } from '../support/test-app.js';
 import { appendPastClaims, PastClaim } from '../support/usage-history.js';
 

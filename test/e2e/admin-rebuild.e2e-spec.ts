@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { Client } from 'pg';
-import { EXIT, runAdmin } from '../../apps/placement-admin/src/cli.js';
-import type { AdminEvent } from '../../libs/placement/src/rebuild/admin-events.js';
+import { EXIT, runAdmin } from '#placement-admin/cli.js';
+import type { AdminEvent } from '#placement/rebuild/admin-events.js';
 import { createTestDatabase } from '../support/database.js';
 import { startTestApp, TestApp } from '../support/test-app.js';
 

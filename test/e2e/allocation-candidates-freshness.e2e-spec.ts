@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { createApp, RunningApp } from '../../apps/placement-api/src/bootstrap.js';
-import { loadConfig } from '../../apps/placement-api/src/config.js';
+import { createApp, RunningApp } from '#placement-api/bootstrap.js';
+import { loadConfig } from '#placement-api/config.js';
 import { ADMIN_URL } from '../support/database.js';
 import { startTestApp, TestApp } from '../support/test-app.js';
 

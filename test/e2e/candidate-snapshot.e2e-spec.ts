@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { createApp, RunningApp } from '../../apps/placement-api/src/bootstrap.js';
-import { loadConfig } from '../../apps/placement-api/src/config.js';
-import { CandidateIndexService } from '../../libs/placement/src/candidates/candidate-index.service.js';
+import { createApp, RunningApp } from '#placement-api/bootstrap.js';
+import { loadConfig } from '#placement-api/config.js';
+import { CandidateIndexService } from '#placement/candidates/candidate-index.service.js';
 import { startTestApp, TestApp } from '../support/test-app.js';
 
 jest.setTimeout(120_000);

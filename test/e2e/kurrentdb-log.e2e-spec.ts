@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { createApp, RunningApp } from '../../apps/placement-api/src/bootstrap.js';
-import { loadConfig } from '../../apps/placement-api/src/config.js';
-import { KurrentEventStore } from '../../libs/event-store/src/kurrent/kurrent-event-store.js';
-import { InMemoryKurrentClient } from '../../libs/event-store/src/kurrent/testing/in-memory-kurrent-client.js';
+import { createApp, RunningApp } from '#placement-api/bootstrap.js';
+import { loadConfig } from '#placement-api/config.js';
+import { KurrentEventStore } from '#event-store/kurrent/kurrent-event-store.js';
+import { InMemoryKurrentClient } from '#event-store/kurrent/testing/in-memory-kurrent-client.js';
 import { createTestDatabase, TestDatabase } from '../support/database.js';
 
 jest.setTimeout(60_000);

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { createApp, RunningApp } from '../../apps/placement-api/src/bootstrap.js';
-import { loadConfig } from '../../apps/placement-api/src/config.js';
-import { databaseFailure } from '../../apps/placement-api/src/platform/dependency-errors.js';
-import { START } from '../../libs/event-store/src/index.js';
-import { KurrentEventStore } from '../../libs/event-store/src/kurrent/kurrent-event-store.js';
+import { createApp, RunningApp } from '#placement-api/bootstrap.js';
+import { loadConfig } from '#placement-api/config.js';
+import { databaseFailure } from '#placement-api/platform/dependency-errors.js';
+import { START } from '#event-store/index.js';
+import { KurrentEventStore } from '#event-store/kurrent/kurrent-event-store.js';
 import { createTestDatabase, TestDatabase } from '../support/database.js';
 import { UnreachableKurrentClient } from '../support/kurrent/unreachable-kurrent-client.js';
 

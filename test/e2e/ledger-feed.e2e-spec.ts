@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { providerNameStream } from '../../libs/domain/src/index.js';
+import { providerNameStream } from '#domain/index.js';
 import { LOG_STORES, startTestApp, TestApp } from '../support/test-app.js';
 
 /** A write's reply carries the request id its events must show. */

@@ -4,9 +4,9 @@ import { Client } from 'pg';
 import { createTestDatabase, TestDatabase } from '../support/database.js';
 import { SERVER_ENTRY, ServerProcess, startServerProcess } from '../support/server-process.js';
 import { startTestApp, TestApp } from '../support/test-app.js';
-import { PostgresEventStore } from '../../libs/event-store/src/index.js';
-import { AsyncProjector, storeReader } from '../../projections/runner/async/index.js';
-import { ALL_PROJECTIONS } from '../../projections/index.js';
+import { PostgresEventStore } from '#event-store/index.js';
+import { AsyncProjector, storeReader } from '#projections/runner/async/index.js';
+import { ALL_PROJECTIONS } from '#projections/index.js';
 
 jest.setTimeout(240_000);
 

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { Client } from 'pg';
-import { createApp, RunningApp } from '../../apps/placement-api/src/bootstrap.js';
-import { loadConfig } from '../../apps/placement-api/src/config.js';
-import { createLogger } from '../../apps/placement-api/src/operations/logger.js';
-import { WrongExpectedRevision } from '../../libs/event-store/src/index.js';
+import { createApp, RunningApp } from '#placement-api/bootstrap.js';
+import { loadConfig } from '#placement-api/config.js';
+import { createLogger } from '#placement-api/operations/logger.js';
+import { WrongExpectedRevision } from '#event-store/index.js';
 import { createTestDatabase, TestDatabase } from '../support/database.js';
 import { startServerProcess } from '../support/server-process.js';
 import { startTestApp, TestApp } from '../support/test-app.js';

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { createApp, RunningApp } from '../../apps/placement-api/src/bootstrap.js';
-import { loadConfig } from '../../apps/placement-api/src/config.js';
-import { PROVIDER_NAMES_BACKFILLED_STREAM, providerNameStream } from '../../libs/domain/src/index.js';
-import { EventStore, NO_STREAM } from '../../libs/event-store/src/index.js';
-import { KurrentEventStore } from '../../libs/event-store/src/kurrent/kurrent-event-store.js';
-import { InMemoryKurrentClient } from '../../libs/event-store/src/kurrent/testing/in-memory-kurrent-client.js';
-import { openDatabase } from '../../libs/placement/src/persistence/database.js';
+import { createApp, RunningApp } from '#placement-api/bootstrap.js';
+import { loadConfig } from '#placement-api/config.js';
+import { PROVIDER_NAMES_BACKFILLED_STREAM, providerNameStream } from '#domain/index.js';
+import { EventStore, NO_STREAM } from '#event-store/index.js';
+import { KurrentEventStore } from '#event-store/kurrent/kurrent-event-store.js';
+import { InMemoryKurrentClient } from '#event-store/kurrent/testing/in-memory-kurrent-client.js';
+import { openDatabase } from '#placement/persistence/database.js';
 import { createTestDatabase, TestDatabase } from '../support/database.js';
 
 jest.setTimeout(60_000);

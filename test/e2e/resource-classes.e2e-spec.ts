@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { STANDARD_RESOURCE_CLASSES } from '../../libs/domain/src/index.js';
+import { STANDARD_RESOURCE_CLASSES } from '#domain/index.js';
 import { startTestApp, TestApp } from '../support/test-app.js';
 
 const LATEST = '1.39';

@@ -1,4 +1,4 @@
-import type { RecordedEvent } from '../../libs/event-store/src/index.js';
+import type { RecordedEvent } from '#event-store/index.js';
 
 /**
  * Makes recorded events for projection specs: each stream's revisions count from 0 and every

@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { Database, openDatabase } from '../../libs/placement/src/persistence/database.js';
+import { Database, openDatabase } from '#placement/persistence/database.js';
 import { createTestDatabase, TestDatabase } from './database.js';
 
 /**

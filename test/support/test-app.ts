@@ -1,5 +1,5 @@
-import { createApp, RunningApp } from '../../apps/placement-api/src/bootstrap.js';
-import { loadConfig } from '../../apps/placement-api/src/config.js';
+import { createApp, RunningApp } from '#placement-api/bootstrap.js';
+import { loadConfig } from '#placement-api/config.js';
 import { createTestDatabase, TestDatabase } from './database.js';
 
 /**
@@ -75,7 +75,7 @@ export async function startTestApp(env: Record<string, string> = {}, log: LogSto
 
 /** Loaded only when asked for: the KurrentDB client takes half a second to load. */
 async function inMemoryKurrentLog() {
-  const { KurrentEventStore } = await import('../../libs/event-store/src/kurrent/kurrent-event-store.js');
-  const { InMemoryKurrentClient } = await import('../../libs/event-store/src/kurrent/testing/in-memory-kurrent-client.js');
+  const { KurrentEventStore } = await import('#event-store/kurrent/kurrent-event-store.js');
+  const { InMemoryKurrentClient } = await import('#event-store/kurrent/testing/in-memory-kurrent-client.js');
   return new KurrentEventStore(new InMemoryKurrentClient());
 }

@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
-import { inTransaction } from '../../libs/event-store/src/index.js';
-import { toRecordedEvent } from '../../libs/event-store/src/postgres/rows.js';
-import { ALL_PROJECTIONS, inlineProjector } from '../../projections/index.js';
+import { inTransaction } from '#event-store/index.js';
+import { toRecordedEvent } from '#event-store/postgres/rows.js';
+import { ALL_PROJECTIONS, inlineProjector } from '#projections/index.js';
 
 /** A consumer's claim (or removal: `resources` null) as if written at `at`. */
 export interface PastClaim {

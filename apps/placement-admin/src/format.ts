@@ -1,7 +1,7 @@
-import type { AdminEvent } from '../../../libs/placement/src/rebuild/admin-events.js';
-import { formatCount, formatDuration, formatProgress } from '../../../libs/placement/src/rebuild/progress.js';
-import { hasDrift, Row, TableDiff } from '../../../libs/placement/src/rebuild/row-diff.js';
-import type { Status } from '../../../libs/placement/src/rebuild/status.js';
+import type { AdminEvent } from '#placement/rebuild/admin-events.js';
+import { formatCount, formatDuration, formatProgress } from '#placement/rebuild/progress.js';
+import { hasDrift, Row, TableDiff } from '#placement/rebuild/row-diff.js';
+import type { Status } from '#placement/rebuild/status.js';
 
 /** Rows of each kind shown per table; the counts are always complete. */
 export const SAMPLES = 10;

@@ -1,10 +1,10 @@
-import { openDatabase } from '../../../libs/placement/src/persistence/database.js';
-import { PostgresEventStore } from '../../../libs/event-store/src/index.js';
-import { IncompleteConsumerIds } from '../../../libs/placement/src/upstream-db/snapshot-reader.js';
-import { importUpstream, ImportRefused, verifyImport } from '../../../libs/placement/src/upstream-db/import-upstream.js';
-import { exportToUpstream, ExportRefused } from '../../../libs/placement/src/upstream-db/export-upstream.js';
-import { SourceSchemaError } from '../../../libs/placement/src/upstream-db/snapshot-reader.js';
-import { SourceUrlError } from '../../../libs/placement/src/upstream-db/source-url.js';
+import { openDatabase } from '#placement/persistence/database.js';
+import { PostgresEventStore } from '#event-store/index.js';
+import { IncompleteConsumerIds } from '#placement/upstream-db/snapshot-reader.js';
+import { importUpstream, ImportRefused, verifyImport } from '#placement/upstream-db/import-upstream.js';
+import { exportToUpstream, ExportRefused } from '#placement/upstream-db/export-upstream.js';
+import { SourceSchemaError } from '#placement/upstream-db/snapshot-reader.js';
+import { SourceUrlError } from '#placement/upstream-db/source-url.js';
 import type { AdminIo } from './cli.js';
 import { formatEvent } from './format.js';
 

@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
-import { Database } from '../../../libs/placement/src/index.js';
-import { PlacementModule } from '../../../libs/placement/src/placement.module.js';
+import { Database } from '#placement/index.js';
+import { PlacementModule } from '#placement/placement.module.js';
 import { AppConfig } from './config.js';
 import { ApiRouteGuard } from './platform/api-route.js';
 import { PlacementExceptionFilter } from './platform/exception.filter.js';

@@ -1,9 +1,9 @@
-import type { EventStore } from '../../../libs/event-store/src/index.js';
-import type { Database } from '../../../libs/placement/src/index.js';
+import type { EventStore } from '#event-store/index.js';
+import type { Database } from '#placement/index.js';
 import {
   AsyncProjector, awaitingProjections, ProjectionWaiter, storeReader, watchProjectionLag,
-} from '../../../projections/runner/async/index.js';
-import { ALL_PROJECTIONS } from '../../../projections/index.js';
+} from '#projections/runner/async/index.js';
+import { ALL_PROJECTIONS } from '#projections/index.js';
 import type { ProjectionsConfig } from './config.js';
 import type { Operations } from './operations/operations.js';
 import { PlacementError } from './platform/placement-error.js';

@@ -1,6 +1,6 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Database, openDatabase } from '../../../libs/placement/src/index.js';
+import { Database, openDatabase } from '#placement/index.js';
 import { AppModule } from './app.module.js';
 import { AppConfig } from './config.js';
 import { placementClientError } from './platform/client-error.js';
@@ -9,15 +9,15 @@ import { applyServerLimits, fastifyLimitOptions } from './platform/connection-li
 import { refuseConnect } from './platform/connect-method.js';
 import { placementFrameworkError } from './platform/framework-errors.js';
 import { RouteTable } from './platform/route-table.js';
-import { ALL_PROJECTIONS } from '../../../projections/index.js';
-import { instrumentAppends } from '../../../libs/event-store/src/instrumented-event-store.js';
+import { ALL_PROJECTIONS } from '#projections/index.js';
+import { instrumentAppends } from '#event-store/instrumented-event-store.js';
 import { closeGracefully } from './operations/graceful-shutdown.js';
 import { createLogger, Logger, NestPinoLogger } from './operations/logger.js';
 import { Operations } from './operations/operations.js';
 import { installRequestObserver } from './operations/request-observer.js';
 import { startAsyncProjections } from './async-projections.js';
-import type { EventStore } from '../../../libs/event-store/src/index.js';
-import { backfillProviderNames } from '../../../libs/placement/src/providers/provider-name-backfill.js';
+import type { EventStore } from '#event-store/index.js';
+import { backfillProviderNames } from '#placement/providers/provider-name-backfill.js';
 
 export interface RunningApp {
   readonly app: NestFastifyApplication;
@@ -94,6 +94,6 @@ export async function createApp(
 
 async function connectKurrentLog(url: string): Promise<ExternalLog> {
   // Loaded only here: the KurrentDB client and its native module take half a second to load.
-  const { KurrentEventStore } = await import('../../../libs/event-store/src/kurrent/kurrent-event-store.js');
+  const { KurrentEventStore } = await import('#event-store/kurrent/kurrent-event-store.js');
   return KurrentEventStore.connect(url);
 }

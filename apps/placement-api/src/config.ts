@@ -2,7 +2,7 @@ import type { CorsConfig } from './platform/cors.js';
 import { DEFAULT_TOKEN_CACHE_SIZE, KeystoneSettings } from './platform/auth/keystone-settings.js';
 import type { Check } from './platform/policy/check.js';
 import { PolicyFileError, readPolicyFile } from './platform/policy/policy-file.js';
-import { KURRENTDB_URL_PATTERN } from '../../../libs/event-store/src/kurrent/connection-string.js';
+import { KURRENTDB_URL_PATTERN } from '#event-store/kurrent/connection-string.js';
 import { AllocationSettings, allocationSettings } from './allocations/allocation-settings.js';
 
 /** Every setting the service reads, with its default; a bad value stops the start. */

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import 'reflect-metadata';
 import { AppConfig, ConfigError, loadConfig } from './config.js';
-import { applyBeneath, ConfigFileError, loadConfigFiles } from '../../../libs/config-file/src/index.js';
+import { applyBeneath, ConfigFileError, loadConfigFiles } from '#config-file/index.js';
 import { SERVER_USAGE, serverArgs } from './server-args.js';
 import { candidateSearchOptions } from './allocation-candidates/candidate-settings.js';
 import { EmbeddedDatabase, startEmbeddedPostgres } from './embedded-postgres.js';
@@ -88,7 +88,7 @@ async function main(): Promise<void> {
  */
 async function checkKurrentDb(url: string): Promise<void> {
   // Loaded only here: the KurrentDB client and its native module take half a second to load.
-  const { checkKurrentDbAtStartup } = await import('../../../libs/event-store/src/kurrent/startup-check.js');
+  const { checkKurrentDbAtStartup } = await import('#event-store/kurrent/startup-check.js');
   try {
     await checkKurrentDbAtStartup(url);
   } catch (error) {

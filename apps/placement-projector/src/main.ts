@@ -1,8 +1,8 @@
 import 'reflect-metadata';
-import { openDatabase } from '../../../libs/placement/src/index.js';
-import { AsyncProjector, LogReader, storeReader } from '../../../projections/runner/async/index.js';
-import { ALL_PROJECTIONS } from '../../../projections/index.js';
-import { createLogger } from '../../placement-api/src/operations/logger.js';
+import { openDatabase } from '#placement/index.js';
+import { AsyncProjector, LogReader, storeReader } from '#projections/runner/async/index.js';
+import { ALL_PROJECTIONS } from '#projections/index.js';
+import { createLogger } from '#placement-api/operations/logger.js';
 import { projectorSettings } from './settings.js';
 
 const logger = createLogger('info');
@@ -51,7 +51,7 @@ async function main(): Promise<void> {
  * in KurrentDB's terms. Loaded only here, since the client takes half a second to load.
  */
 async function kurrentLog(url: string): Promise<{ read: LogReader; close(): Promise<void> }> {
-  const { KurrentEventStore } = await import('../../../libs/event-store/src/kurrent/index.js');
+  const { KurrentEventStore } = await import('#event-store/kurrent/index.js');
   const store = KurrentEventStore.connect(url);
   await store.assertCapabilities();
   return { read: storeReader(store), close: () => store.close() };

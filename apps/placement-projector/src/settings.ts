@@ -1,4 +1,4 @@
-import { LOG_LEVELS, LogLevel } from '../../placement-api/src/config.js';
+import { LOG_LEVELS, LogLevel } from '#placement-api/config.js';
 
 export interface ProjectorSettings {
   readonly databaseUrl: string;

@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { EVENT_STORE } from '../../event-store/src/index.js';
+import { EVENT_STORE } from '#event-store/index.js';
 import { Database } from './persistence/database.js';
 import { READ_DB } from './shared/read-db.js';
 import { StreamWriter } from './shared/stream-writer.js';

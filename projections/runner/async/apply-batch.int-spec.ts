@@ -1,8 +1,8 @@
-import { createTestDatabase, TestDatabase } from '../../../test/support/database.js';
-import type { RecordedEvent, SqlClient } from '../../../libs/event-store/src/index.js';
+import { createTestDatabase, TestDatabase } from '#test/support/database.js';
+import type { RecordedEvent, SqlClient } from '#event-store/index.js';
 import type { Projection } from '../projection.js';
 import { seedProjectionCheckpoints } from '../checkpoints.js';
-import { Database, openDatabase } from '../../../libs/placement/src/persistence/database.js';
+import { Database, openDatabase } from '#placement/persistence/database.js';
 import { applyBatch, BEHIND } from './apply-batch.js';
 import { readCheckpoints } from './checkpoint-rows.js';
 

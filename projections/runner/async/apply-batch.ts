@@ -1,4 +1,4 @@
-import { comparePositions, LogPosition, RecordedEvent, SqlClient } from '../../../libs/event-store/src/index.js';
+import { comparePositions, LogPosition, RecordedEvent, SqlClient } from '#event-store/index.js';
 import type { Projection } from '../projection.js';
 import { planBatch, resumePosition } from './batch-plan.js';
 import { encodePosition, PROJECTED_CHANNEL, readCheckpoints } from './checkpoint-rows.js';

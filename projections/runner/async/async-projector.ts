@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import type { LogPosition } from '../../../libs/event-store/src/index.js';
+import type { LogPosition } from '#event-store/index.js';
 import type { Projection } from '../projection.js';
 import { READ_MODELS_SCHEMA, searchPathOption } from '../read-model-schema-name.js';
 import { applyBatch, BEHIND } from './apply-batch.js';

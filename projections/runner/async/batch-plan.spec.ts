@@ -1,4 +1,4 @@
-import { LogPosition, RecordedEvent } from '../../../libs/event-store/src/index.js';
+import { LogPosition, RecordedEvent } from '#event-store/index.js';
 import type { Projection } from '../projection.js';
 import { planBatch, resumePosition } from './batch-plan.js';
 

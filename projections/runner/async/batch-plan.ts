@@ -1,4 +1,4 @@
-import { comparePositions, LogPosition, RecordedEvent } from '../../../libs/event-store/src/index.js';
+import { comparePositions, LogPosition, RecordedEvent } from '#event-store/index.js';
 import type { Projection } from '../projection.js';
 
 export interface ProjectionWork {

@@ -1,4 +1,4 @@
-import type { LogPosition, SqlClient } from '../../../libs/event-store/src/index.js';
+import type { LogPosition, SqlClient } from '#event-store/index.js';
 
 /** Channel on which a committed batch announces the position every checkpoint reached. */
 export const PROJECTED_CHANNEL = 'placement_projected';

@@ -1,4 +1,4 @@
-import type { EventStore, LogPosition, RecordedEvent } from '../../../libs/event-store/src/index.js';
+import type { EventStore, LogPosition, RecordedEvent } from '#event-store/index.js';
 
 /** Events strictly after `from`, in the log's gap-free order, at most `limit`. */
 export type LogReader = (from: LogPosition, limit: number) => Promise<RecordedEvent[]>;

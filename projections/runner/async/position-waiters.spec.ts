@@ -1,4 +1,4 @@
-import { LogPosition } from '../../../libs/event-store/src/index.js';
+import { LogPosition } from '#event-store/index.js';
 import { PositionWaiters } from './position-waiters.js';
 
 const at = (commit: number, prepare: number): LogPosition => ({ commit: BigInt(commit), prepare: BigInt(prepare) });

@@ -1,4 +1,4 @@
-import { comparePositions, LogPosition, START } from '../../../libs/event-store/src/index.js';
+import { comparePositions, LogPosition, START } from '#event-store/index.js';
 
 interface Waiter {
   readonly position: LogPosition;

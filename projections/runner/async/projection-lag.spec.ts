@@ -1,4 +1,4 @@
-import type { EventStore, LogPosition, RecordedEvent, SqlClient } from '../../../libs/event-store/src/index.js';
+import type { EventStore, LogPosition, RecordedEvent, SqlClient } from '#event-store/index.js';
 import { LAG_COUNT_CAP, measureProjectionLag } from './projection-lag.js';
 
 const at = (n: number): LogPosition => ({ commit: BigInt(n), prepare: BigInt(n) });

@@ -1,5 +1,5 @@
-import type { EventStore, LogPosition, SqlClient } from '../../../libs/event-store/src/index.js';
-import { comparePositions } from '../../../libs/event-store/src/index.js';
+import type { EventStore, LogPosition, SqlClient } from '#event-store/index.js';
+import { comparePositions } from '#event-store/index.js';
 
 /** Lags are counted up to here: past it, the figure says "at least" and reading more only costs. */
 export const LAG_COUNT_CAP = 1_000;

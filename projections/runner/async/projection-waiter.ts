@@ -1,5 +1,5 @@
 import { Client, Pool } from 'pg';
-import type { LogPosition } from '../../../libs/event-store/src/index.js';
+import type { LogPosition } from '#event-store/index.js';
 import { READ_MODELS_SCHEMA, searchPathOption } from '../read-model-schema-name.js';
 import { resumePosition } from './batch-plan.js';
 import { decodePosition, PROJECTED_CHANNEL, readCheckpoints } from './checkpoint-rows.js';

@@ -1,4 +1,4 @@
-import { AppendResult, EventStore, LogPosition } from '../../../libs/event-store/src/index.js';
+import { AppendResult, EventStore, LogPosition } from '#event-store/index.js';
 import { awaitingProjections, behindMessage } from './read-your-writes.js';
 
 const at = (commit: number, prepare: number): LogPosition => ({ commit: BigInt(commit), prepare: BigInt(prepare) });

@@ -1,4 +1,4 @@
-import { EventStore, LogPosition } from '../../../libs/event-store/src/index.js';
+import { EventStore, LogPosition } from '#event-store/index.js';
 
 export type ReachedCheck = (position: LogPosition, timeoutMs: number) => Promise<boolean>;
 

@@ -1,6 +1,6 @@
 import { UnavailableError } from '@kurrent/kurrentdb-client';
-import type { KurrentClient } from '../../../libs/event-store/src/kurrent/kurrent-client.js';
-import { InMemoryKurrentClient } from '../../../libs/event-store/src/kurrent/testing/in-memory-kurrent-client.js';
+import type { KurrentClient } from '#event-store/kurrent/kurrent-client.js';
+import { InMemoryKurrentClient } from '#event-store/kurrent/testing/in-memory-kurrent-client.js';
 
 /**
  * The in-memory client that can lose its server. While `down`, calls fail as the real client's

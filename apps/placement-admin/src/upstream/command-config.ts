@@ -1,4 +1,4 @@
-import { ConfigFileError, loadConfigFiles } from '../../../../libs/config-file/src/index.js';
+import { ConfigFileError, loadConfigFiles } from '#config-file/index.js';
 
 export interface CommandIo {
   out(line: string): void;

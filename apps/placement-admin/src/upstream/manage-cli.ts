@@ -1,6 +1,6 @@
 import { Pool } from 'pg';
-import { openDatabase } from '../../../../libs/placement/src/persistence/database.js';
-import { READ_MODELS_SCHEMA } from '../../../../libs/placement/src/persistence/read-model-schema.js';
+import { openDatabase } from '#placement/persistence/database.js';
+import { READ_MODELS_SCHEMA } from '#placement/persistence/read-model-schema.js';
 import { CommandIo, commandConfig, databaseUrlOf } from './command-config.js';
 import { prettyTable } from './pretty-table.js';
 

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { Pool } from 'pg';
-import { hasEventLog } from '../../../../libs/event-store/src/index.js';
-import { ConfigError, loadConfig } from '../../../placement-api/src/config.js';
-import { KeystoneClient } from '../../../placement-api/src/platform/auth/keystone-client.js';
-import { PolicyFileError, readPolicyFile } from '../../../placement-api/src/platform/policy/policy-file.js';
-import { READ_MODELS_SCHEMA, searchPathOption } from '../../../../libs/placement/src/persistence/read-model-schema.js';
-import { readStatus, Status } from '../../../../libs/placement/src/rebuild/status.js';
+import { hasEventLog } from '#event-store/index.js';
+import { ConfigError, loadConfig } from '#placement-api/config.js';
+import { KeystoneClient } from '#placement-api/platform/auth/keystone-client.js';
+import { PolicyFileError, readPolicyFile } from '#placement-api/platform/policy/policy-file.js';
+import { READ_MODELS_SCHEMA, searchPathOption } from '#placement/persistence/read-model-schema.js';
+import { readStatus, Status } from '#placement/rebuild/status.js';
 import { CommandIo, commandConfig } from './command-config.js';
 import { CHECK_ERROR_EXIT, CheckCode, CheckResult, formatCheckResults, worstCode } from './upgrade-check-result.js';
 import { keystoneCheck, policyFormatCheck, readModelsCheck, schemaCheck } from './upgrade-checks.js';

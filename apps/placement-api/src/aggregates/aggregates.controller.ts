@@ -1,9 +1,9 @@
 import { Controller, Get, Param, Put, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
-import type { ProviderState } from '../../../../libs/domain/src/index.js';
-import { Caller, ChangeProviderTags, asActive } from '../../../../libs/placement/src/index.js';
-import { GetProviderAggregates, ProviderAggregates } from '../../../../libs/placement/src/aggregates/get-provider-aggregates.query.js';
+import type { ProviderState } from '#domain/index.js';
+import { Caller, ChangeProviderTags, asActive } from '#placement/index.js';
+import { GetProviderAggregates, ProviderAggregates } from '#placement/aggregates/get-provider-aggregates.query.js';
 import { ApiRoute } from '../platform/api-route.js';
 import { setLastModified } from '../platform/cache-headers.js';
 import { extractJson } from '../platform/json-body.js';

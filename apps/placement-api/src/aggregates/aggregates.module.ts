@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { GetProviderAggregatesHandler } from '../../../../libs/placement/src/aggregates/get-provider-aggregates.query.js';
+import { GetProviderAggregatesHandler } from '#placement/aggregates/get-provider-aggregates.query.js';
 import { AggregatesController } from './aggregates.controller.js';
 
 /** The aggregates resource family: its controller and its query handler; the write runs through ChangeProviderTags. */

@@ -1,8 +1,8 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
-import { GetAllocationCandidates } from '../../../../libs/placement/src/candidates/get-allocation-candidates.query.js';
-import type { CandidateResult } from '../../../../libs/placement/src/candidates/search/search.js';
+import { GetAllocationCandidates } from '#placement/candidates/get-allocation-candidates.query.js';
+import type { CandidateResult } from '#placement/candidates/search/search.js';
 import { ApiRoute } from '../platform/api-route.js';
 import { setLastModified } from '../platform/cache-headers.js';
 import { Version } from '../platform/microversion.js';

@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
-import { CandidateIndexService } from '../../../../libs/placement/src/candidates/candidate-index.service.js';
+import { CandidateIndexService } from '#placement/candidates/candidate-index.service.js';
 import {
   CANDIDATE_SEARCH_OPTIONS, GetAllocationCandidatesHandler,
-} from '../../../../libs/placement/src/candidates/get-allocation-candidates.query.js';
+} from '#placement/candidates/get-allocation-candidates.query.js';
 import { AllocationCandidatesController } from './allocation-candidates.controller.js';
 import { candidateSearchOptions } from './candidate-settings.js';
 

@@ -1,7 +1,7 @@
-import { NameCatalog } from '../../../../libs/placement/src/candidates/index/name-catalog.js';
-import { indexOf } from '../../../../libs/placement/src/candidates/index/plain-index.js';
-import { candidateRequest, group } from '../../../../libs/placement/src/candidates/search/request-builder.js';
-import { searchCandidates } from '../../../../libs/placement/src/candidates/search/search.js';
+import { NameCatalog } from '#placement/candidates/index/name-catalog.js';
+import { indexOf } from '#placement/candidates/index/plain-index.js';
+import { candidateRequest, group } from '#placement/candidates/search/request-builder.js';
+import { searchCandidates } from '#placement/candidates/search/search.js';
 import { Version } from '../platform/microversion.js';
 import { presentCandidates } from './allocation-candidates.presenter.js';
 

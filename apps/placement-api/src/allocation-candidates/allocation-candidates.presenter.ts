@@ -1,9 +1,9 @@
-import { ActiveProvider, capacity, STANDARD_RESOURCE_CLASSES } from '../../../../libs/domain/src/index.js';
-import type { ProviderNode } from '../../../../libs/placement/src/candidates/index/provider-index.js';
-import type { Candidate } from '../../../../libs/placement/src/candidates/search/combine.js';
-import { OneProviderCandidate } from '../../../../libs/placement/src/candidates/search/one-group.js';
-import type { CandidateResult } from '../../../../libs/placement/src/candidates/search/search.js';
-import type { CandidateRequest } from '../../../../libs/placement/src/candidates/request.js';
+import { ActiveProvider, capacity, STANDARD_RESOURCE_CLASSES } from '#domain/index.js';
+import type { ProviderNode } from '#placement/candidates/index/provider-index.js';
+import type { Candidate } from '#placement/candidates/search/combine.js';
+import { OneProviderCandidate } from '#placement/candidates/search/one-group.js';
+import type { CandidateResult } from '#placement/candidates/search/search.js';
+import type { CandidateRequest } from '#placement/candidates/request.js';
 import { Version } from '../platform/microversion.js';
 import { AsciiWriter } from './ascii-writer.js';
 

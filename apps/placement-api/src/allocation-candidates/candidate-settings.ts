@@ -1,4 +1,4 @@
-import type { GenerationStrategy, SearchOptions } from '../../../../libs/placement/src/candidates/request.js';
+import type { GenerationStrategy, SearchOptions } from '#placement/candidates/request.js';
 import { ConfigError } from '../config.js';
 
 /**

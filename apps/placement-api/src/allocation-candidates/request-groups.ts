@@ -1,5 +1,5 @@
-import { ErrorCode } from '../../../../libs/domain/src/index.js';
-import type { RequestGroup } from '../../../../libs/placement/src/candidates/request.js';
+import { ErrorCode } from '#domain/index.js';
+import type { RequestGroup } from '#placement/candidates/request.js';
 import { Version } from '../platform/microversion.js';
 import { httpBadRequest } from '../platform/placement-error.js';
 import { pyRepr } from '../platform/python-repr.js';

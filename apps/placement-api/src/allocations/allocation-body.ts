@@ -1,5 +1,5 @@
-import type { ConsumerAllocations, ConsumerClaim, ReshapedInventory } from '../../../../libs/domain/src/allocation/index.js';
-import { Inventory, inventoryWithDefaults } from '../../../../libs/domain/src/index.js';
+import type { ConsumerAllocations, ConsumerClaim, ReshapedInventory } from '#domain/allocation/index.js';
+import { Inventory, inventoryWithDefaults } from '#domain/index.js';
 import type { Schema } from '../platform/json-body.js';
 import { Version } from '../platform/microversion.js';
 import { INCOMPLETE_CONSUMER_ID } from './allocation-settings.js';

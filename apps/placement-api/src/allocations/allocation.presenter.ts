@@ -1,4 +1,4 @@
-import type { ConsumerAllocationRow, ProviderAllocations } from '../../../../libs/placement/src/allocations/index.js';
+import type { ConsumerAllocationRow, ProviderAllocations } from '#placement/allocations/index.js';
 import { Version } from '../platform/microversion.js';
 
 /** GET /allocations/{consumer}: keyed by provider; who owns the consumer only when it holds something. */

@@ -1,8 +1,8 @@
 import { Controller, HttpCode, Param, Patch } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import type { AllocationsPatch } from '../../../../libs/domain/src/allocation-patch/index.js';
-import type { Caller } from '../../../../libs/placement/src/index.js';
-import { PatchAllocations } from '../../../../libs/placement/src/allocations/index.js';
+import type { AllocationsPatch } from '#domain/allocation-patch/index.js';
+import type { Caller } from '#placement/index.js';
+import { PatchAllocations } from '#placement/allocations/index.js';
 import { ApiRoute } from '../platform/api-route.js';
 import { extractJson, isUuidLike } from '../platform/json-body.js';
 import { httpBadRequest } from '../platform/placement-error.js';

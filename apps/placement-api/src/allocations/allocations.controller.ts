@@ -1,11 +1,11 @@
 import { Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
-import type { Caller } from '../../../../libs/placement/src/index.js';
+import type { Caller } from '#placement/index.js';
 import {
   ConsumerAllocationRow, DeleteAllocations, GetConsumerAllocations, GetProviderAllocations, ProviderAllocations, ReshapeProviders,
   WriteAllocations,
-} from '../../../../libs/placement/src/allocations/index.js';
+} from '#placement/allocations/index.js';
 import { ApiRoute } from '../platform/api-route.js';
 import { newest, setLastModified } from '../platform/cache-headers.js';
 import { extractJson, isUuidLike } from '../platform/json-body.js';

@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { ALLOCATION_PROVIDERS, CLAIM_ATTEMPTS } from '../../../../libs/placement/src/allocations/index.js';
+import { ALLOCATION_PROVIDERS, CLAIM_ATTEMPTS } from '#placement/allocations/index.js';
 import type { AllocationSettings } from './allocation-settings.js';
 import { AllocationsController } from './allocations.controller.js';
 import { AllocationsPatchController } from './allocations-patch.controller.js';

@@ -1,11 +1,11 @@
 import { Controller, Delete, Get, HttpCode, Param, Post, Put, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
-import { ActiveProvider, Inventories, inventoryWithDefaults, notFound } from '../../../../libs/domain/src/index.js';
+import { ActiveProvider, Inventories, inventoryWithDefaults, notFound } from '#domain/index.js';
 import {
   Caller, ChangeInventories, GetResourceProvider, InventoryChange, asActive,
-} from '../../../../libs/placement/src/index.js';
-import { GetProviderInventories, ProviderInventories } from '../../../../libs/placement/src/inventories/inventory.queries.js';
+} from '#placement/index.js';
+import { GetProviderInventories, ProviderInventories } from '#placement/inventories/inventory.queries.js';
 import { ApiRoute } from '../platform/api-route.js';
 import { newest } from '../platform/cache-headers.js';
 import { extractJson } from '../platform/json-body.js';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { INVENTORY_QUERY_HANDLERS } from '../../../../libs/placement/src/inventories/inventory.queries.js';
+import { INVENTORY_QUERY_HANDLERS } from '#placement/inventories/inventory.queries.js';
 import { InventoriesController } from './inventories.controller.js';
 
 /** The inventories resource family: its controller and its query handlers (commands: libs/placement/src/providers). */

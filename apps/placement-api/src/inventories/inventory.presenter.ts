@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import type { Inventories, Inventory } from '../../../../libs/domain/src/index.js';
+import type { Inventories, Inventory } from '#domain/index.js';
 import { setLastModified } from '../platform/cache-headers.js';
 import { Version } from '../platform/microversion.js';
 import { providerUrl } from '../resource-providers/resource-provider.presenter.js';

@@ -1,9 +1,9 @@
 import { Controller, Get } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ErrorCode } from '../../../../libs/domain/src/index.js';
-import { ExplainAllocationCandidates } from '../../../../libs/placement/src/candidates/explain/explain-candidates.query.js';
-import type { CandidatesExplanation } from '../../../../libs/placement/src/candidates/explain/explain-candidates.js';
-import { AsOf, describeAsOf } from '../../../../libs/placement/src/ledger/index.js';
+import { ErrorCode } from '#domain/index.js';
+import { ExplainAllocationCandidates } from '#placement/candidates/explain/explain-candidates.query.js';
+import type { CandidatesExplanation } from '#placement/candidates/explain/explain-candidates.js';
+import { AsOf, describeAsOf } from '#placement/ledger/index.js';
 import { parseCandidateQuery } from '../allocation-candidates/candidate-query.js';
 import { parseAsOfParam } from '../ledger/ledger-params.js';
 import { ApiRoute } from '../platform/api-route.js';

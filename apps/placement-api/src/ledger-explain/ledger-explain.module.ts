@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ExplainAllocationCandidatesHandler } from '../../../../libs/placement/src/candidates/explain/explain-candidates.query.js';
+import { ExplainAllocationCandidatesHandler } from '#placement/candidates/explain/explain-candidates.query.js';
 import { AllocationCandidatesModule } from '../allocation-candidates/allocation-candidates.module.js';
 import { LedgerExplainController } from './ledger-explain.controller.js';
 

@@ -3,8 +3,8 @@ import { QueryBus } from '@nestjs/cqrs';
 import {
   ConsumerAllocationsAsOf, GetConsumerAllocationsAsOf, GetProviderAllocationsAsOf, GetProviderAsOf, GetUsagesAsOf,
   ProviderAllocationsAsOf, ProviderAsOf,
-} from '../../../../libs/placement/src/ledger/index.js';
-import { consumerTypeScope, TypedUsageRow, usagesByConsumerType } from '../../../../libs/placement/src/usages/usage-grouping.js';
+} from '#placement/ledger/index.js';
+import { consumerTypeScope, TypedUsageRow, usagesByConsumerType } from '#placement/usages/usage-grouping.js';
 import { ApiRoute } from '../platform/api-route.js';
 import { validateQueryParams } from '../platform/query-params/query-string.js';
 import { QueryParams } from '../platform/request-params.js';

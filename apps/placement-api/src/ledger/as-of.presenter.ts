@@ -1,5 +1,5 @@
-import type { ActiveProvider } from '../../../../libs/domain/src/index.js';
-import type { ConsumerAllocationsAsOf, ProviderAllocationsAsOf, ProviderAsOf } from '../../../../libs/placement/src/ledger/index.js';
+import type { ActiveProvider } from '#domain/index.js';
+import type { ConsumerAllocationsAsOf, ProviderAllocationsAsOf, ProviderAsOf } from '#placement/ledger/index.js';
 import { presentAggregates } from '../aggregates/aggregates.presenter.js';
 import { presentInventories } from '../inventories/inventory.presenter.js';
 import { MAX_VERSION } from '../platform/microversion.js';

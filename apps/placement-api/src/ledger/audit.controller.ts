@@ -2,7 +2,7 @@ import { Controller, Get, Param } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import {
   allocationsWritten, GetProviderClaims, GetRequestEvents, GetStaleConsumers, LedgerEvent, ProviderClaimsAnswer, StaleConsumer,
-} from '../../../../libs/placement/src/ledger/index.js';
+} from '#placement/ledger/index.js';
 import { ApiRoute } from '../platform/api-route.js';
 import { httpNotFound } from '../platform/placement-error.js';
 import { validateQueryParams } from '../platform/query-params/query-string.js';

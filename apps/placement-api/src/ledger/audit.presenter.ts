@@ -1,7 +1,7 @@
 import type {
   ConsumerWrite, LedgerEvent, ProviderClaimsAnswer, StaleConsumer,
-} from '../../../../libs/placement/src/ledger/index.js';
-import { positionToken, presentLedgerEvent } from '../../../../libs/placement/src/ledger/index.js';
+} from '#placement/ledger/index.js';
+import { positionToken, presentLedgerEvent } from '#placement/ledger/index.js';
 
 type Allocations = Readonly<Record<string, Readonly<Record<string, number>>>>;
 

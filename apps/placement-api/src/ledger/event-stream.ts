@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { PresentedLedgerEvent } from '../../../../libs/placement/src/ledger/index.js';
+import type { PresentedLedgerEvent } from '#placement/ledger/index.js';
 
 /** One SSE message: the position as its id, so an EventSource resumes from Last-Event-ID. */
 export function sseMessage(event: PresentedLedgerEvent): string {

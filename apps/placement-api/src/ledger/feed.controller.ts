@@ -1,7 +1,7 @@
 import { Controller, Get, Logger, Optional, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { LogPosition } from '../../../../libs/event-store/src/index.js';
-import { LedgerFeed, LedgerEvent, positionToken, presentLedgerEvent } from '../../../../libs/placement/src/ledger/index.js';
+import type { LogPosition } from '#event-store/index.js';
+import { LedgerFeed, LedgerEvent, positionToken, presentLedgerEvent } from '#placement/ledger/index.js';
 import { Operations } from '../operations/operations.js';
 import { PlacementError } from '../platform/placement-error.js';
 import { QueryParams } from '../platform/request-params.js';

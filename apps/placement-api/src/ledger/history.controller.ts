@@ -1,9 +1,9 @@
 import { Controller, Get, Param, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
-import { ErrorCode, providerStream } from '../../../../libs/domain/src/index.js';
-import { consumerStream } from '../../../../libs/domain/src/consumer/index.js';
-import { GetStreamHistory, StreamHistoryPage, presentLedgerEvent } from '../../../../libs/placement/src/ledger/index.js';
+import { ErrorCode, providerStream } from '#domain/index.js';
+import { consumerStream } from '#domain/consumer/index.js';
+import { GetStreamHistory, StreamHistoryPage, presentLedgerEvent } from '#placement/ledger/index.js';
 import { ApiRoute } from '../platform/api-route.js';
 import { PlacementError } from '../platform/placement-error.js';
 import { QueryParams } from '../platform/request-params.js';

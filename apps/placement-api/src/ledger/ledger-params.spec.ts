@@ -1,4 +1,4 @@
-import { positionToken, revisionMarker } from '../../../../libs/placement/src/ledger/index.js';
+import { positionToken, revisionMarker } from '#placement/ledger/index.js';
 import { PlacementError } from '../platform/placement-error.js';
 import { parseAsOfQuery, parseFeedParams, parseHistoryParams, parseStaleParams } from './ledger-params.js';
 

@@ -1,9 +1,9 @@
-import { ErrorCode } from '../../../../libs/domain/src/index.js';
-import type { LogPosition } from '../../../../libs/event-store/src/index.js';
-import { START } from '../../../../libs/event-store/src/index.js';
+import { ErrorCode } from '#domain/index.js';
+import type { LogPosition } from '#event-store/index.js';
+import { START } from '#event-store/index.js';
 import {
   AsOf, HistoryOrder, parseAge, parseAsOf, parsePositionToken, parseRevisionMarker,
-} from '../../../../libs/placement/src/ledger/index.js';
+} from '#placement/ledger/index.js';
 import { httpBadRequest } from '../platform/placement-error.js';
 import { validateQueryParams } from '../platform/query-params/query-string.js';
 import { AS_OF_QUERY, FEED_QUERY, HISTORY_QUERY, STALE_CONSUMERS_QUERY } from './ledger.schemas.js';

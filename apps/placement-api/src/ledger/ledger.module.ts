@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { LEDGER_PROVIDERS } from '../../../../libs/placement/src/ledger/index.js';
+import { LEDGER_PROVIDERS } from '#placement/ledger/index.js';
 import { LedgerAsOfController } from './as-of.controller.js';
 import { LedgerAuditController } from './audit.controller.js';
 import { LedgerFeedController } from './feed.controller.js';

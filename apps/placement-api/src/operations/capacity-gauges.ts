@@ -1,5 +1,5 @@
 import { Counter, Gauge, Registry } from 'prom-client';
-import type { CapacityFigures, CapacitySample, ProjectUsageSample } from '../../../../libs/placement/src/capacity-metrics/index.js';
+import type { CapacityFigures, CapacitySample, ProjectUsageSample } from '#placement/capacity-metrics/index.js';
 
 /** What one scrape reads: the capacity series from the index and the usage per project. */
 export interface CapacitySnapshot {

@@ -1,6 +1,6 @@
 import { DynamicModule, Inject, Injectable, Module, OnModuleInit } from '@nestjs/common';
-import { CandidateIndexService } from '../../../../libs/placement/src/candidates/candidate-index.service.js';
-import { capacitySeries, indexedProviders, projectUsage } from '../../../../libs/placement/src/capacity-metrics/index.js';
+import { CandidateIndexService } from '#placement/candidates/candidate-index.service.js';
+import { capacitySeries, indexedProviders, projectUsage } from '#placement/capacity-metrics/index.js';
 import { AllocationCandidatesModule } from '../allocation-candidates/allocation-candidates.module.js';
 import { registerCapacityGauges } from './capacity-gauges.js';
 import { PlacementMetrics } from './metrics.js';

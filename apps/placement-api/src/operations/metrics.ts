@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { AppendObserver, AppendOutcome } from '../../../../libs/event-store/src/instrumented-event-store.js';
-import { sentStatements } from '../../../../libs/placement/src/persistence/query-count.js';
+import type { AppendObserver, AppendOutcome } from '#event-store/instrumented-event-store.js';
+import { sentStatements } from '#placement/persistence/query-count.js';
 
 /** Requests no route matched (unknown paths, 404s): one label value, so a scan cannot explode the series. */
 export const UNMATCHED_ROUTE = 'unmatched';

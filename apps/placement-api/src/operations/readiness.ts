@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { READ_DB, ReadDb } from '../../../../libs/placement/src/shared/read-db.js';
-import { MIGRATIONS } from '../../../../projections/index.js';
+import { READ_DB, ReadDb } from '#placement/shared/read-db.js';
+import { MIGRATIONS } from '#projections/index.js';
 import { Operations } from './operations.js';
 
 /** A probe must answer before the load balancer's own timeout, whatever the database does. */

@@ -1,4 +1,4 @@
-import { CommitOutcomeUnknown } from '../../../../libs/event-store/src/index.js';
+import { CommitOutcomeUnknown } from '#event-store/index.js';
 import { databaseFailure } from './dependency-errors.js';
 
 describe('database failures as answers', () => {

@@ -1,5 +1,5 @@
-import { CommitOutcomeUnknown } from '../../../../libs/event-store/src/index.js';
-import { kurrentUnavailable } from '../../../../libs/event-store/src/kurrent/unavailable.js';
+import { CommitOutcomeUnknown } from '#event-store/index.js';
+import { kurrentUnavailable } from '#event-store/kurrent/unavailable.js';
 import { PlacementError } from './placement-error.js';
 
 /** How long a client should wait before retrying after the database failed: pools reconnect on the next query. */

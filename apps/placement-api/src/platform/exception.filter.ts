@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger, NotFoundException } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError } from '../../../../libs/domain/src/index.js';
+import { DomainError } from '#domain/index.js';
 import { databaseFailure } from './dependency-errors.js';
 import { PlacementError } from './placement-error.js';
 import { bodyTooLarge, discardBody } from './oversized-body.js';

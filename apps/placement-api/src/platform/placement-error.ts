@@ -1,4 +1,4 @@
-import { ErrorCode } from '../../../../libs/domain/src/index.js';
+import { ErrorCode } from '#domain/index.js';
 
 /** An HTTP error in upstream's terms; rendered by render-error.ts. */
 export class PlacementError extends Error {

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { Version } from './microversion.js';
 import { requestState } from './request-state.js';
 import { decodeUtf8Body } from './utf8-body.js';
-import type { Caller } from '../../../../libs/placement/src/shared/caller.js';
+import type { Caller } from '#placement/shared/caller.js';
 
 const request = (ctx: ExecutionContext) => ctx.switchToHttp().getRequest<FastifyRequest>();
 

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { Caller } from '../../../../libs/placement/src/shared/caller.js';
+import type { Caller } from '#placement/shared/caller.js';
 import { Version } from './microversion.js';
 
 /** What the pipeline learns about a request before a controller sees it. */

@@ -1,4 +1,4 @@
-import type { ResourceClassRow } from '../../../../libs/placement/src/resource-classes/index.js';
+import type { ResourceClassRow } from '#placement/resource-classes/index.js';
 import { newest } from '../platform/cache-headers.js';
 
 export const resourceClassUrl = (name: string) => `/resource_classes/${name}`;

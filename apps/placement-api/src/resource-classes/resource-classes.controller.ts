@@ -1,11 +1,11 @@
 import { Controller, Delete, Get, Headers, HttpCode, Param, Post, Put, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
-import type { Caller } from '../../../../libs/placement/src/index.js';
+import type { Caller } from '#placement/index.js';
 import {
   CreateCustomResourceClass, DeleteCustomResourceClass, EnsureCustomResourceClass, GetResourceClass, ListResourceClasses,
   RenameCustomResourceClass, ResourceClassRow,
-} from '../../../../libs/placement/src/resource-classes/index.js';
+} from '#placement/resource-classes/index.js';
 import { ApiRoute } from '../platform/api-route.js';
 import { setLastModified } from '../platform/cache-headers.js';
 import { extractJson } from '../platform/json-body.js';

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import {
   RESOURCE_CLASS_COMMAND_HANDLERS, RESOURCE_CLASS_QUERY_HANDLERS, ResourceClassUsage,
-} from '../../../../libs/placement/src/resource-classes/index.js';
+} from '#placement/resource-classes/index.js';
 import { ResourceClassesController } from './resource-classes.controller.js';
 
 /** The resource-classes resource family: its controller and its command and query handlers. */

@@ -1,4 +1,4 @@
-import type { ProviderFilters } from '../../../../libs/placement/src/index.js';
+import type { ProviderFilters } from '#placement/index.js';
 import { Version } from '../platform/microversion.js';
 import { parseMemberOf } from '../platform/query-params/member-of.js';
 import { validateQueryParams } from '../platform/query-params/query-string.js';

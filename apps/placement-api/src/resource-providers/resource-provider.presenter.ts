@@ -1,5 +1,5 @@
 import { Version } from '../platform/microversion.js';
-import type { ProviderRow } from '../../../../libs/placement/src/index.js';
+import type { ProviderRow } from '#placement/index.js';
 
 export const providerUrl = (uuid: string) => `/resource_providers/${uuid}`;
 

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import {
   Caller, CreateResourceProvider, DeleteResourceProvider, GetResourceProvider, ListResourceProviders, ProviderRow,
   UpdateResourceProvider,
-} from '../../../../libs/placement/src/index.js';
+} from '#placement/index.js';
 import { ApiRoute } from '../platform/api-route.js';
 import { newest, setLastModified } from '../platform/cache-headers.js';
 import { extractJson } from '../platform/json-body.js';

@@ -1,4 +1,4 @@
-import type { TraitFilters } from '../../../../libs/placement/src/traits/index.js';
+import type { TraitFilters } from '#placement/traits/index.js';
 import { validateJson } from '../platform/json-body.js';
 import { httpBadRequest } from '../platform/placement-error.js';
 import { LIST_TRAITS_QUERY } from './trait.schemas.js';

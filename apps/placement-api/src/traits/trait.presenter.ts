@@ -1,4 +1,4 @@
-import type { TraitRow } from '../../../../libs/placement/src/traits/index.js';
+import type { TraitRow } from '#placement/traits/index.js';
 import { newest } from '../platform/cache-headers.js';
 
 export const traitUrl = (name: string) => `/traits/${name}`;

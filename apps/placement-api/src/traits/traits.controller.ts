@@ -1,10 +1,10 @@
 import { Controller, Delete, Get, HttpCode, Param, Put, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
-import { Caller, ChangeProviderTags } from '../../../../libs/placement/src/index.js';
+import { Caller, ChangeProviderTags } from '#placement/index.js';
 import {
   DeleteCustomTrait, EnsureCustomTrait, GetProviderTraits, GetTrait, ListTraits, ProviderTraits, TraitRow,
-} from '../../../../libs/placement/src/traits/index.js';
+} from '#placement/traits/index.js';
 import { ApiRoute } from '../platform/api-route.js';
 import { setLastModified } from '../platform/cache-headers.js';
 import { extractJson, validator } from '../platform/json-body.js';

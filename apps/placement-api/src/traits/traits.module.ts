@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { TRAIT_COMMAND_HANDLERS, TRAIT_QUERY_HANDLERS } from '../../../../libs/placement/src/traits/index.js';
+import { TRAIT_COMMAND_HANDLERS, TRAIT_QUERY_HANDLERS } from '#placement/traits/index.js';
 import { TraitsController } from './traits.controller.js';
 
 /** The traits resource family: its controller and its command and query handlers. */

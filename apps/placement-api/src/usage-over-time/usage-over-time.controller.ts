@@ -1,7 +1,7 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
-import { UsageOverTime } from '../../../../libs/placement/src/usage-over-time/get-usage-over-time.query.js';
+import { UsageOverTime } from '#placement/usage-over-time/get-usage-over-time.query.js';
 import { ApiRoute } from '../platform/api-route.js';
 import { QueryParams } from '../platform/request-params.js';
 import { parseUsageOverTime } from './usage-over-time.params.js';

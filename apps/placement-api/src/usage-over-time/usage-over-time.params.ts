@@ -1,7 +1,7 @@
-import { ErrorCode } from '../../../../libs/domain/src/index.js';
-import { GetUsageOverTime } from '../../../../libs/placement/src/usage-over-time/get-usage-over-time.query.js';
-import { parseRfc3339 } from '../../../../libs/placement/src/usage-over-time/rfc3339.js';
-import { BucketWidth } from '../../../../libs/placement/src/usage-over-time/usage-timeline.js';
+import { ErrorCode } from '#domain/index.js';
+import { GetUsageOverTime } from '#placement/usage-over-time/get-usage-over-time.query.js';
+import { parseRfc3339 } from '#placement/usage-over-time/rfc3339.js';
+import { BucketWidth } from '#placement/usage-over-time/usage-timeline.js';
 import { httpBadRequest } from '../platform/placement-error.js';
 import { lastValue, validateQueryParams } from '../platform/query-params/query-string.js';
 import { USAGE_OVER_TIME_QUERY } from './usage-over-time.schemas.js';

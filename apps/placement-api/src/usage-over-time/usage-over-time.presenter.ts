@@ -1,6 +1,6 @@
-import { GetUsageOverTime, UsageOverTime } from '../../../../libs/placement/src/usage-over-time/get-usage-over-time.query.js';
-import { formatRfc3339 } from '../../../../libs/placement/src/usage-over-time/rfc3339.js';
-import { HOUR_MS } from '../../../../projections/usage-over-time/hour-summary.js';
+import { GetUsageOverTime, UsageOverTime } from '#placement/usage-over-time/get-usage-over-time.query.js';
+import { formatRfc3339 } from '#placement/usage-over-time/rfc3339.js';
+import { HOUR_MS } from '#projections/usage-over-time/hour-summary.js';
 
 /** Unit-milliseconds as unit-hours (VCPU-hours, MEMORY_MB-hours), to a millionth. */
 const unitHours = (unitMs: number) => Math.round((unitMs / HOUR_MS) * 1e6) / 1e6;

@@ -1,4 +1,4 @@
-import { ConsumerTypeScope, consumerTypeScope } from '../../../../libs/placement/src/usages/usage-grouping.js';
+import { ConsumerTypeScope, consumerTypeScope } from '#placement/usages/usage-grouping.js';
 import { Version } from '../platform/microversion.js';
 import { validateQueryParams } from '../platform/query-params/query-string.js';
 import { GET_USAGES_V1_38, GET_USAGES_V1_9 } from './usages.schemas.js';

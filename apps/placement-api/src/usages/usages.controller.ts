@@ -1,9 +1,9 @@
 import { Controller, Get, Param, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
-import { GetProviderUsages, ProviderUsages } from '../../../../libs/placement/src/usages/get-provider-usages.query.js';
-import { GetTotalUsages } from '../../../../libs/placement/src/usages/get-total-usages.query.js';
-import { TypedUsageRow, usagesByClass, usagesByConsumerType } from '../../../../libs/placement/src/usages/usage-grouping.js';
+import { GetProviderUsages, ProviderUsages } from '#placement/usages/get-provider-usages.query.js';
+import { GetTotalUsages } from '#placement/usages/get-total-usages.query.js';
+import { TypedUsageRow, usagesByClass, usagesByConsumerType } from '#placement/usages/usage-grouping.js';
 import { ApiRoute } from '../platform/api-route.js';
 import { setLastModified } from '../platform/cache-headers.js';
 import { Version } from '../platform/microversion.js';

@@ -1,6 +1,6 @@
 import { Pool, PoolClient } from 'pg';
 import { randomUUID } from 'node:crypto';
-import { createTestDatabase, TestDatabase } from '../../../../test/support/database.js';
+import { createTestDatabase, TestDatabase } from '#test/support/database.js';
 import { CommitOutcomeUnknown, resolveCommit } from './commit-outcome.js';
 import { PostgresEventStore } from './postgres-event-store.js';
 

@@ -1,5 +1,5 @@
 import { Pool } from 'pg';
-import { createTestDatabase, TestDatabase } from '../../../../test/support/database.js';
+import { createTestDatabase, TestDatabase } from '#test/support/database.js';
 import { countEvents, countEventsAfter, LogSnapshot, readEventsNotIn, readHeadIn } from './log-snapshot.js';
 import { PostgresEventStore } from './postgres-event-store.js';
 

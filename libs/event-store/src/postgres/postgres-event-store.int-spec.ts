@@ -1,5 +1,5 @@
 import { Pool } from 'pg';
-import { createTestDatabase } from '../../../../test/support/database.js';
+import { createTestDatabase } from '#test/support/database.js';
 import { describeEventStoreContract } from '../contract/event-store.contract.js';
 import { PostgresEventStore } from './postgres-event-store.js';
 

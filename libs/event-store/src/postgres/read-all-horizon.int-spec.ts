@@ -1,5 +1,5 @@
 import { Client, Pool } from 'pg';
-import { createTestDatabase, TestDatabase } from '../../../../test/support/database.js';
+import { createTestDatabase, TestDatabase } from '#test/support/database.js';
 import { LogPosition, START } from '../port.js';
 import { PostgresEventStore } from './postgres-event-store.js';
 

@@ -1,5 +1,5 @@
 import { Pool } from 'pg';
-import { createTestDatabase, TestDatabase } from '../../../../test/support/database.js';
+import { createTestDatabase, TestDatabase } from '#test/support/database.js';
 import { PostgresEventStore } from './postgres-event-store.js';
 
 /**

@@ -1,5 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ConsumerClaim, decideClaim, decideRemoval, decideReshape, providersTouched } from '../../../domain/src/allocation/index.js';
+import { ConsumerClaim, decideClaim, decideRemoval, decideReshape, providersTouched } from '#domain/allocation/index.js';
 import { ProviderLookups } from '../read-models/provider-lookups.js';
 import { DeleteAllocations, ReshapeProviders, WriteAllocations } from './allocation.commands.js';
 import { ClaimRunner } from './claim-runner.js';

@@ -1,5 +1,5 @@
-import type { ClaimForm, ConsumerClaim, ReshapedInventory } from '../../../domain/src/allocation/index.js';
-import type { AllocationsPatch } from '../../../domain/src/allocation-patch/index.js';
+import type { ClaimForm, ConsumerClaim, ReshapedInventory } from '#domain/allocation/index.js';
+import type { AllocationsPatch } from '#domain/allocation-patch/index.js';
 import { Caller } from '../shared/caller.js';
 
 /** PUT /allocations/{consumer} ('consumer') or POST /allocations ('batch'): replace each consumer's whole set. */

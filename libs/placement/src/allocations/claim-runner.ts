@@ -1,9 +1,9 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import {
   ClaimDecision, ClaimState, ConsumerEvent, ConsumerState, consumerStream, evolveConsumer, initialConsumerState,
-} from '../../../domain/src/allocation/index.js';
-import { ErrorCode, conflict, evolveProvider, initialProviderState, providerStream } from '../../../domain/src/index.js';
-import { WrongExpectedRevision } from '../../../event-store/src/index.js';
+} from '#domain/allocation/index.js';
+import { ErrorCode, conflict, evolveProvider, initialProviderState, providerStream } from '#domain/index.js';
+import { WrongExpectedRevision } from '#event-store/index.js';
 import { Caller } from '../shared/caller.js';
 import { Attempt, CommandRunner } from '../shared/command-runner.js';
 import { KeyedLock } from '../shared/keyed-lock.js';

@@ -1,6 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ConsumerClaim, decideClaim, providersTouched } from '../../../domain/src/allocation/index.js';
-import { mergeAllocationsPatch } from '../../../domain/src/allocation-patch/index.js';
+import { ConsumerClaim, decideClaim, providersTouched } from '#domain/allocation/index.js';
+import { mergeAllocationsPatch } from '#domain/allocation-patch/index.js';
 import { ProviderLookups } from '../read-models/provider-lookups.js';
 import { PatchAllocations } from './allocation.commands.js';
 import { ClaimRunner } from './claim-runner.js';

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { comparePositions, EVENT_STORE, EventStore, LogPosition, RecordedEvent, START } from '../../../event-store/src/index.js';
+import { comparePositions, EVENT_STORE, EventStore, LogPosition, RecordedEvent, START } from '#event-store/index.js';
 import { READ_DB, ReadDb } from '../shared/read-db.js';
 import { applyEvent } from './index/apply-event.js';
 import { CandidateView, emptyView } from './candidate-view.js';

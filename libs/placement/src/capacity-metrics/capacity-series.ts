@@ -1,4 +1,4 @@
-import { ActiveProvider, capacity } from '../../../domain/src/index.js';
+import { ActiveProvider, capacity } from '#domain/index.js';
 
 /** One resource class's figures, summed over the providers of one series. */
 export interface CapacityFigures {

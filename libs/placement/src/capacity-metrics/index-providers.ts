@@ -1,4 +1,4 @@
-import type { ActiveProvider } from '../../../domain/src/index.js';
+import type { ActiveProvider } from '#domain/index.js';
 import type { ProviderIndex } from '../candidates/index/provider-index.js';
 
 /** Every live provider's state in the candidate index, walked tree by tree (the index's own listing). */

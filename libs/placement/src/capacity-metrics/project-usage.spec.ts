@@ -1,4 +1,4 @@
-import type { RecordedEvent } from '../../../event-store/src/index.js';
+import type { RecordedEvent } from '#event-store/index.js';
 import { applyEvent } from '../candidates/index/apply-event.js';
 import { NameCatalog } from '../candidates/index/name-catalog.js';
 import { ProjectTally } from '../candidates/index/project-tally.js';

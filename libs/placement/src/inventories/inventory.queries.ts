@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { Inventory, notFound } from '../../../domain/src/index.js';
+import { Inventory, notFound } from '#domain/index.js';
 import { READ_DB, ReadDb } from '../shared/read-db.js';
 
 export interface InventoryRow extends Inventory {

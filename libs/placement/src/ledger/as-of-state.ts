@@ -1,7 +1,7 @@
 import {
   evolveProvider, initialProviderState, ProviderEvent, ProviderState, replay,
-} from '../../../domain/src/index.js';
-import { ConsumerEvent, ConsumerState, evolveConsumer, initialConsumerState } from '../../../domain/src/consumer/index.js';
+} from '#domain/index.js';
+import { ConsumerEvent, ConsumerState, evolveConsumer, initialConsumerState } from '#domain/consumer/index.js';
 import { ConsumerTypeScope, TypedUsageRow } from '../usages/usage-grouping.js';
 import { LedgerEvent } from './ledger-event.js';
 

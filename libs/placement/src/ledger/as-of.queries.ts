@@ -1,6 +1,6 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { ActiveProvider, ErrorCode, notFound } from '../../../domain/src/index.js';
-import { ConsumerState } from '../../../domain/src/consumer/index.js';
+import { ActiveProvider, ErrorCode, notFound } from '#domain/index.js';
+import { ConsumerState } from '#domain/consumer/index.js';
 import { TypedUsageRow } from '../usages/usage-grouping.js';
 import { AsOf, describeAsOf } from './as-of.js';
 import { UsageFilter, usageRows } from './as-of-state.js';

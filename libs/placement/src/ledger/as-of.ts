@@ -1,4 +1,4 @@
-import type { LogPoint, LogPosition } from '../../../event-store/src/index.js';
+import type { LogPoint, LogPosition } from '#event-store/index.js';
 import { parsePositionToken, positionToken } from './position-token.js';
 
 /** A point of the log: after the event at a position, or at a moment of the clock. */

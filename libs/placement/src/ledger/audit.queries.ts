@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { ErrorCode, notFound, providerStream } from '../../../domain/src/index.js';
-import { EVENT_STORE, EventStore } from '../../../event-store/src/index.js';
+import { ErrorCode, notFound, providerStream } from '#domain/index.js';
+import { EVENT_STORE, EventStore } from '#event-store/index.js';
 import { READ_DB, ReadDb } from '../shared/read-db.js';
 import { LedgerEvent, toLedgerEvent } from './ledger-event.js';
 import { ProviderClaim, providerClaims } from './provider-claims.js';

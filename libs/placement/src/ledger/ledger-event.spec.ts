@@ -1,4 +1,4 @@
-import type { RecordedEvent } from '../../../event-store/src/index.js';
+import type { RecordedEvent } from '#event-store/index.js';
 import { formatMicros, presentLedgerEvent, toLedgerEvent } from './ledger-event.js';
 import { parsePositionToken } from './position-token.js';
 

@@ -1,4 +1,4 @@
-import { EventMetadata, LogPosition, RecordedEvent, recordedMicros } from '../../../event-store/src/index.js';
+import { EventMetadata, LogPosition, RecordedEvent, recordedMicros } from '#event-store/index.js';
 import { positionToken } from './position-token.js';
 
 /** One stored event as the ledger endpoints read it; `time` keeps PostgreSQL's microseconds. */

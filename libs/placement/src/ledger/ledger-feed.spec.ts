@@ -1,4 +1,4 @@
-import type { EventStore, LogPosition, RecordedEvent } from '../../../event-store/src/index.js';
+import type { EventStore, LogPosition, RecordedEvent } from '#event-store/index.js';
 import { LedgerFeed } from './ledger-feed.js';
 
 const recorded = (prepare: number): RecordedEvent => ({

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { EVENT_STORE, EventStore, LogPosition } from '../../../event-store/src/index.js';
+import { EVENT_STORE, EventStore, LogPosition } from '#event-store/index.js';
 import { LedgerEvent, toLedgerEvent } from './ledger-event.js';
 
 export interface WaitOptions {

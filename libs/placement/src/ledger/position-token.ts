@@ -1,4 +1,4 @@
-import type { LogPosition } from '../../../event-store/src/index.js';
+import type { LogPosition } from '#event-store/index.js';
 
 /**
  * Clients hold positions as opaque strings: the PostgreSQL adapter's {commit, prepare} pair

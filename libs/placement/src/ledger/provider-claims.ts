@@ -1,7 +1,7 @@
 import {
   evolveProvider, initialProviderState, ProviderEvent, ProviderHolding, ProviderState,
-} from '../../../domain/src/index.js';
-import { comparePositions } from '../../../event-store/src/index.js';
+} from '#domain/index.js';
+import { comparePositions } from '#event-store/index.js';
 import { LedgerEvent } from './ledger-event.js';
 
 export interface ProviderClaim {

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ActiveProvider, ProviderState, providerStream } from '../../../domain/src/index.js';
-import { ConsumerState, consumerStream } from '../../../domain/src/consumer/index.js';
-import { EVENT_STORE, EventStore, LogPoint, LogPosition, START } from '../../../event-store/src/index.js';
+import { ActiveProvider, ProviderState, providerStream } from '#domain/index.js';
+import { ConsumerState, consumerStream } from '#domain/consumer/index.js';
+import { EVENT_STORE, EventStore, LogPoint, LogPosition, START } from '#event-store/index.js';
 import { AsOf, asOfPoint } from './as-of.js';
 import { rootOf } from './as-of-state.js';
 import { mapLimited } from './map-limited.js';

@@ -1,4 +1,4 @@
-import { ConsumerAllocations, consumerStream } from '../../../domain/src/consumer/index.js';
+import { ConsumerAllocations, consumerStream } from '#domain/consumer/index.js';
 import { LedgerEvent } from './ledger-event.js';
 
 const CONSUMER_PREFIX = consumerStream('');

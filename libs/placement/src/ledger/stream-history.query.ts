@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { EVENT_STORE, EventStore } from '../../../event-store/src/index.js';
+import { EVENT_STORE, EventStore } from '#event-store/index.js';
 import { LedgerEvent, toLedgerEvent } from './ledger-event.js';
 import { revisionMarker } from './position-token.js';
 

@@ -1,5 +1,5 @@
 import { Pool } from 'pg';
-import { createTestDatabase, TestDatabase } from '../../../../test/support/database.js';
+import { createTestDatabase, TestDatabase } from '#test/support/database.js';
 import { handleConnectionLoss } from './read-model-schema.js';
 
 /** Found by killing a primary under the API (test/e2e/postgres-failover.e2e-spec.ts): it ended the process. */

@@ -1,10 +1,10 @@
 import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
-import { EventStore, PostgresEventStore } from '../../../event-store/src/index.js';
-import { ALL_PROJECTIONS, inlineProjector } from '../../../../projections/index.js';
+import { EventStore, PostgresEventStore } from '#event-store/index.js';
+import { ALL_PROJECTIONS, inlineProjector } from '#projections/index.js';
 import { seedStandardNames } from './standard-names.seed.js';
 import { READ_MODELS_SCHEMA, readModelDataSource, underSchemaLock } from './read-model-schema.js';
-import { seedProjectionCheckpoints } from '../../../../projections/runner/checkpoints.js';
+import { seedProjectionCheckpoints } from '#projections/runner/checkpoints.js';
 import { countStatements } from './query-count.js';
 
 export interface Database {

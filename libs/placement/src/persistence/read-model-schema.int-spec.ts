@@ -1,7 +1,7 @@
 import { Client } from 'pg';
-import { createTestDatabase, TestDatabase } from '../../../../test/support/database.js';
-import { EVENT_STORE_SCHEMA } from '../../../event-store/src/index.js';
-import { InitialReadModels1700000000000 } from '../../../../projections/migrations/1700000000000-initial-read-models.js';
+import { createTestDatabase, TestDatabase } from '#test/support/database.js';
+import { EVENT_STORE_SCHEMA } from '#event-store/index.js';
+import { InitialReadModels1700000000000 } from '#projections/migrations/1700000000000-initial-read-models.js';
 import { Database, openDatabase } from './database.js';
 
 const where = async (client: Client, table: string) =>

@@ -1,9 +1,9 @@
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { EVENT_STORE_SCHEMA } from '../../../event-store/src/index.js';
-import { MIGRATIONS } from '../../../../projections/index.js';
+import { EVENT_STORE_SCHEMA } from '#event-store/index.js';
+import { MIGRATIONS } from '#projections/index.js';
 // Named in the projection runtime, which connects to the read models on its own.
-import { READ_MODELS_SCHEMA, searchPathOption } from '../../../../projections/runner/read-model-schema-name.js';
+import { READ_MODELS_SCHEMA, searchPathOption } from '#projections/runner/read-model-schema-name.js';
 
 export { READ_MODELS_SCHEMA, searchPathOption };
 

@@ -1,5 +1,5 @@
-import type { SqlClient } from '../../../event-store/src/index.js';
-import { STANDARD_RESOURCE_CLASSES, STANDARD_TRAITS } from '../../../domain/src/index.js';
+import type { SqlClient } from '#event-store/index.js';
+import { STANDARD_RESOURCE_CLASSES, STANDARD_TRAITS } from '#domain/index.js';
 
 /** Built-in names are not events; they are loaded into the read models on every start, as upstream syncs them. */
 export async function seedStandardNames(db: SqlClient): Promise<void> {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import {
   ActiveProvider, ProviderCommand, ProviderState, decideProvider, decideProviderName, evolveProvider, providerDecider,
   providerNameChanges, providerNameDecider, providerNameStream, providerStream,
-} from '../../../domain/src/index.js';
+} from '#domain/index.js';
 import { Caller } from '../shared/caller.js';
 import { CommandRunner } from '../shared/command-runner.js';
 

@@ -1,5 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ErrorCode, ProviderNameTaken, ProviderState, conflict } from '../../../domain/src/index.js';
+import { ErrorCode, ProviderNameTaken, ProviderState, conflict } from '#domain/index.js';
 import { ProviderLookups } from '../read-models/provider-lookups.js';
 import {
   ChangeInventories, ChangeProviderTags, CreateResourceProvider, DeleteResourceProvider, UpdateResourceProvider,

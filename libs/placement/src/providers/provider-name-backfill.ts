@@ -2,10 +2,10 @@ import type { Pool } from 'pg';
 import {
   PROVIDER_NAMES_BACKFILLED_STREAM, ProviderNameEvent, ProviderNameState, ProviderNameTaken, ProviderNamesBackfilled, decideProviderName,
   evolveProviderName, initialProviderNameState, providerNameStream,
-} from '../../../domain/src/index.js';
+} from '#domain/index.js';
 import {
   AppendRequest, EventStore, LogPosition, NO_STREAM, RecordedEvent, START, WrongExpectedRevision,
-} from '../../../event-store/src/index.js';
+} from '#event-store/index.js';
 
 export interface BackfillResult {
   readonly providers: number;

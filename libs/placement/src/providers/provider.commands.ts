@@ -1,7 +1,7 @@
 import type {
   AddInventory, DeleteAllInventories, DeleteInventory, DeleteProviderTraits, SetInventories, SetProviderAggregates,
   SetProviderTraits, UpdateInventory,
-} from '../../../domain/src/index.js';
+} from '#domain/index.js';
 import { Caller } from '../shared/caller.js';
 
 type WithoutFacts<C, Facts extends string> = Omit<C, Facts>;

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { isStandardResourceClass, isStandardTrait } from '../../../domain/src/index.js';
+import { isStandardResourceClass, isStandardTrait } from '#domain/index.js';
 import { READ_DB, ReadDb } from '../shared/read-db.js';
 
 /** Facts about other streams that provider commands need, read from the read models. */

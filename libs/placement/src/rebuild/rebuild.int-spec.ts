@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
-import { syntheticLog, SyntheticEvent } from '../../../../test/bench/rebuild-log.js';
-import { createTestDatabase, TestDatabase } from '../../../../test/support/database.js';
+import { syntheticLog, SyntheticEvent } from '#test/bench/rebuild-log.js';
+import { createTestDatabase, TestDatabase } from '#test/support/database.js';
 import { Database, openDatabase } from '../persistence/database.js';
 import { AdminEvent } from './admin-events.js';
 import { comparable } from './comparison-rules.js';

@@ -1,9 +1,9 @@
 import type { Pool, PoolClient } from 'pg';
-import { inTransaction } from '../../../event-store/src/index.js';
-import { ALL_PROJECTIONS, inlineProjector, Projection } from '../../../../projections/index.js';
+import { inTransaction } from '#event-store/index.js';
+import { ALL_PROJECTIONS, inlineProjector, Projection } from '#projections/index.js';
 import { READ_MODELS_SCHEMA } from '../persistence/read-model-schema.js';
 import { Reporter, silent } from './admin-events.js';
-import { LogSnapshot } from '../../../event-store/src/index.js';
+import { LogSnapshot } from '#event-store/index.js';
 import { eventsPerSecond } from './progress.js';
 import type { MemoryPlan } from './memory/memory-replays.js';
 import { replayIntoMemory, replayThroughSql } from './replay.js';

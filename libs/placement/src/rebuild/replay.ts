@@ -1,7 +1,7 @@
 import type { PoolClient } from 'pg';
-import type { InlineProjector } from '../../../event-store/src/index.js';
+import type { InlineProjector } from '#event-store/index.js';
 import type { Reporter } from './admin-events.js';
-import { LogEvent, LogSnapshot, logEventToRecorded as toRecordedEvent } from '../../../event-store/src/index.js';
+import { LogEvent, LogSnapshot, logEventToRecorded as toRecordedEvent } from '#event-store/index.js';
 import { MemoryPlan, MemoryReplaySet } from './memory/memory-replays.js';
 import { ReplayProgress, Throttle } from './progress.js';
 import { quoteIdent } from './schema/schema-admin.js';

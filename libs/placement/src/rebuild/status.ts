@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
-import { countEvents, countEventsAfter, hasEventLog, readHeadIn } from '../../../event-store/src/index.js';
-import { ALL_PROJECTIONS, MIGRATIONS, Projection } from '../../../../projections/index.js';
+import { countEvents, countEventsAfter, hasEventLog, readHeadIn } from '#event-store/index.js';
+import { ALL_PROJECTIONS, MIGRATIONS, Projection } from '#projections/index.js';
 import { READ_MODELS_SCHEMA } from '../persistence/read-model-schema.js';
 import { REBUILD_LOCK } from './rebuild.js';
 

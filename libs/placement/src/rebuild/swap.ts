@@ -1,6 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
-import { currentSnapshot, InlineProjector, lockAppends, readEventsNotIn, readHeadIn } from '../../../event-store/src/index.js';
-import type { Projection } from '../../../../projections/runner/projection.js';
+import { currentSnapshot, InlineProjector, lockAppends, readEventsNotIn, readHeadIn } from '#event-store/index.js';
+import type { Projection } from '#projections/runner/projection.js';
 import { READ_MODELS_SCHEMA, SCHEMA_LOCK } from '../persistence/read-model-schema.js';
 import { Reporter } from './admin-events.js';
 import { applyWithSql } from './replay.js';

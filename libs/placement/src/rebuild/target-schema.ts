@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
-import { inTransaction } from '../../../event-store/src/index.js';
-import type { Projection } from '../../../../projections/runner/projection.js';
-import { seedProjectionCheckpoints } from '../../../../projections/runner/checkpoints.js';
+import { inTransaction } from '#event-store/index.js';
+import type { Projection } from '#projections/runner/projection.js';
+import { seedProjectionCheckpoints } from '#projections/runner/checkpoints.js';
 import { seedStandardNames } from '../persistence/standard-names.seed.js';
 import { CACHE_TABLES } from '../ledger/snapshots/snapshot-store.js';
 import { MemoryPlan, planMemoryReplay } from './memory/memory-replays.js';

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
-import { ALL_PROJECTIONS, inlineProjector, Projection } from '../../../../projections/index.js';
+import { ALL_PROJECTIONS, inlineProjector, Projection } from '#projections/index.js';
 import { READ_MODELS_SCHEMA } from '../persistence/read-model-schema.js';
 import { Reporter, silent } from './admin-events.js';
 import { comparable } from './comparison-rules.js';
-import { EventStore, LogSnapshot, PostgresEventStore } from '../../../event-store/src/index.js';
+import { EventStore, LogSnapshot, PostgresEventStore } from '#event-store/index.js';
 import { CACHE_TABLES } from '../ledger/snapshots/snapshot-store.js';
 import { SnapshotCheck, verifySnapshots } from '../ledger/snapshots/verify-snapshots.js';
 import { TableRows, withStandardNames } from './memory/table-rows.js';

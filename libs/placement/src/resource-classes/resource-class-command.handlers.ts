@@ -1,7 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import {
   ResourceClassCommand, decideRenameInto, decideResourceClass, resourceClassDecider, resourceClassStream,
-} from '../../../domain/src/index.js';
+} from '#domain/index.js';
 import { Caller } from '../shared/caller.js';
 import { CommandRunner } from '../shared/command-runner.js';
 import {

@@ -1,7 +1,7 @@
-import { KurrentEventStore } from '../../../event-store/src/kurrent/kurrent-event-store.js';
-import { InMemoryKurrentClient } from '../../../event-store/src/kurrent/testing/in-memory-kurrent-client.js';
-import { WrongExpectedRevision } from '../../../event-store/src/index.js';
-import { conflict } from '../../../domain/src/index.js';
+import { KurrentEventStore } from '#event-store/kurrent/kurrent-event-store.js';
+import { InMemoryKurrentClient } from '#event-store/kurrent/testing/in-memory-kurrent-client.js';
+import { WrongExpectedRevision } from '#event-store/index.js';
+import { conflict } from '#domain/index.js';
 import { CommandRunner } from './command-runner.js';
 import { StreamWriter } from './stream-writer.js';
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AppendRequest, EventMetadata } from '../../../event-store/src/index.js';
+import { AppendRequest, EventMetadata } from '#event-store/index.js';
 import { Caller, metadataOf } from './caller.js';
 import { Loaded, MAX_ATTEMPTS, StreamWriter } from './stream-writer.js';
 

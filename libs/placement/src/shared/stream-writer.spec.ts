@@ -1,4 +1,4 @@
-import { EventStore, WrongExpectedRevision } from '../../../event-store/src/index.js';
+import { EventStore, WrongExpectedRevision } from '#event-store/index.js';
 import { MAX_ATTEMPTS, StreamWriter } from './stream-writer.js';
 
 /** A log where another writer always wins: every append loses the race. */

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AppendRequest, AppendResult, EVENT_STORE, EventStore, WrongExpectedRevision } from '../../../event-store/src/index.js';
+import { AppendRequest, AppendResult, EVENT_STORE, EventStore, WrongExpectedRevision } from '#event-store/index.js';
 
 export interface Loaded<State> {
   readonly state: State;

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { TraitCommand, decideTrait, traitDecider, traitStream } from '../../../domain/src/index.js';
+import { TraitCommand, decideTrait, traitDecider, traitStream } from '#domain/index.js';
 import { Caller } from '../shared/caller.js';
 import { CommandRunner } from '../shared/command-runner.js';
 import { READ_DB, ReadDb } from '../shared/read-db.js';

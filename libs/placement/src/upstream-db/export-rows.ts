@@ -1,6 +1,6 @@
 import {
   byTreeLevel, FIRST_CUSTOM_RESOURCE_CLASS_ID, STANDARD_RESOURCE_CLASSES, STANDARD_TRAITS, UpstreamState,
-} from '../../../domain/src/index.js';
+} from '#domain/index.js';
 
 /** Rows of upstream's tables, columns in the order of EXPORT_COLUMNS. */
 export type TableRows = Readonly<Record<keyof typeof EXPORT_COLUMNS, unknown[][]>>;

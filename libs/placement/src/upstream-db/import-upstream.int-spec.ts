@@ -1,8 +1,8 @@
 import { Client } from 'pg';
 import { redact } from './source-url.js';
-import { runAdmin } from '../../../../apps/placement-admin/src/cli.js';
-import { createTestDatabase, TestDatabase } from '../../../../test/support/database.js';
-import { createUpstreamShapedDatabase, Dialect, mysqlAvailability, UpstreamDatabase } from '../../../../test/support/upstream-database.js';
+import { runAdmin } from '#placement-admin/cli.js';
+import { createTestDatabase, TestDatabase } from '#test/support/database.js';
+import { createUpstreamShapedDatabase, Dialect, mysqlAvailability, UpstreamDatabase } from '#test/support/upstream-database.js';
 
 const ROOT = 'aaaaaaaa-0000-0000-0000-000000000001';
 const NUMA = 'aaaaaaaa-0000-0000-0000-000000000002';

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
 import {
   checkUpstreamState, compareStates, ImportPlan, planImport, StreamWrite, UpstreamState,
-} from '../../../domain/src/index.js';
-import { AppendRequest, EventMetadata, EventStore, NO_STREAM, START } from '../../../event-store/src/index.js';
+} from '#domain/index.js';
+import { AppendRequest, EventMetadata, EventStore, NO_STREAM, START } from '#event-store/index.js';
 import { Reporter } from '../rebuild/admin-events.js';
 import { rebuildReadModels } from '../rebuild/rebuild.js';
 import { readLedgerState } from './ledger-state-reader.js';

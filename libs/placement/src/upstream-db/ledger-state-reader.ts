@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { UpstreamConsumer, UpstreamState } from '../../../domain/src/index.js';
+import { UpstreamConsumer, UpstreamState } from '#domain/index.js';
 import { MutableProvider } from './snapshot-reader.js';
 import { later } from './sql-time.js';
 

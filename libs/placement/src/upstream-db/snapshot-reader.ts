@@ -1,6 +1,6 @@
 import {
   isStandardResourceClass, isStandardTrait, UpstreamConsumer, UpstreamNamed, UpstreamProvider, UpstreamState,
-} from '../../../domain/src/index.js';
+} from '#domain/index.js';
 import { later, modifiedAt, utcText } from './sql-time.js';
 import { hasConsumerTypes, unknownRevisionMessage, UPSTREAM_REVISIONS } from './upstream-schema.js';
 

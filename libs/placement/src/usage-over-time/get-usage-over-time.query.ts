@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { EVERY } from '../../../../projections/usage-over-time/usage-series.js';
+import { EVERY } from '#projections/usage-over-time/usage-series.js';
 import { READ_DB, ReadDb } from '../shared/read-db.js';
 import { alignDown, alignUp, BucketWidth, ClassHistory, ClassUsage, usageTimeline, UsageWindow } from './usage-timeline.js';
 

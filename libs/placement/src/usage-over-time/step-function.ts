@@ -1,4 +1,4 @@
-import type { LevelChange } from '../../../../projections/usage-over-time/hour-summary.js';
+import type { LevelChange } from '#projections/usage-over-time/hour-summary.js';
 import { alignDown, BUCKET_MS, UsageBucket, UsageWindow } from './usage-timeline.js';
 
 /**

@@ -1,5 +1,5 @@
-import { HOUR_MS, LevelChange } from '../../../../projections/usage-over-time/hour-summary.js';
-import { UsageOverTimeMemory } from '../../../../projections/usage-over-time/usage-over-time.memory.js';
+import { HOUR_MS, LevelChange } from '#projections/usage-over-time/hour-summary.js';
+import { UsageOverTimeMemory } from '#projections/usage-over-time/usage-over-time.memory.js';
 import { bucketsFromChanges } from './step-function.js';
 import { alignDown, alignUp, ClassHistory, foldBuckets, hourlyBuckets, StoredHour, usageTimeline, UsageWindow } from './usage-timeline.js';
 

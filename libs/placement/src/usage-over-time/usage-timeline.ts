@@ -1,4 +1,4 @@
-import { HOUR_MS } from '../../../../projections/usage-over-time/hour-summary.js';
+import { HOUR_MS } from '#projections/usage-over-time/hour-summary.js';
 
 export type BucketWidth = 'hour' | 'day';
 export const BUCKET_MS: Readonly<Record<BucketWidth, number>> = { hour: HOUR_MS, day: 24 * HOUR_MS };

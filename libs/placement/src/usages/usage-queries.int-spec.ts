@@ -1,4 +1,4 @@
-import { createTestDatabase, TestDatabase } from '../../../../test/support/database.js';
+import { createTestDatabase, TestDatabase } from '#test/support/database.js';
 import { Database, openDatabase } from '../persistence/database.js';
 import { GetProviderUsages, GetProviderUsagesHandler } from './get-provider-usages.query.js';
 import { GetTotalUsages, GetTotalUsagesHandler } from './get-total-usages.query.js';

@@ -1,5 +1,5 @@
-import type { ActiveProvider } from '../../../../../libs/domain/src/index.js';
-import { activeProvider, PlainProvider } from '../../../../../libs/placement/src/candidates/index/plain-index.js';
+import type { ActiveProvider } from '#domain/index.js';
+import { activeProvider, PlainProvider } from '#placement/candidates/index/plain-index.js';
 import { capacityView, CapacitySource } from './capacity.view.js';
 
 /** Providers whose allocations are held by named consumers, each charged to a project. */

@@ -1,5 +1,5 @@
-import type { ActiveProvider } from '../../../../../libs/domain/src/index.js';
-import { capacitySeries, CapacityFigures, NO_AGGREGATE } from '../../../../../libs/placement/src/capacity-metrics/index.js';
+import type { ActiveProvider } from '#domain/index.js';
+import { capacitySeries, CapacityFigures, NO_AGGREGATE } from '#placement/capacity-metrics/index.js';
 import { ClassShares, ProjectShare } from './top-projects.js';
 
 export interface ClassCapacity extends CapacityFigures {

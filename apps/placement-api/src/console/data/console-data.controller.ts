@@ -1,7 +1,7 @@
 import { Controller, Get, Param } from '@nestjs/common';
-import { ErrorCode } from '../../../../../libs/domain/src/index.js';
-import { CandidateIndexService } from '../../../../../libs/placement/src/candidates/candidate-index.service.js';
-import { indexedProviders } from '../../../../../libs/placement/src/capacity-metrics/index.js';
+import { ErrorCode } from '#domain/index.js';
+import { CandidateIndexService } from '#placement/candidates/candidate-index.service.js';
+import { indexedProviders } from '#placement/capacity-metrics/index.js';
 import { ApiRoute } from '../../platform/api-route.js';
 import { httpBadRequest, PlacementError } from '../../platform/placement-error.js';
 import { validateQueryParams } from '../../platform/query-params/query-string.js';

@@ -1,4 +1,4 @@
-import { indexOf } from '../../../../../libs/placement/src/candidates/index/plain-index.js';
+import { indexOf } from '#placement/candidates/index/plain-index.js';
 import { providerTreeView } from './provider-tree.view.js';
 
 describe('the console\'s provider tree view', () => {

@@ -1,5 +1,5 @@
-import { ActiveProvider, capacity, Inventory } from '../../../../../libs/domain/src/index.js';
-import type { ProviderIndex, ProviderNode } from '../../../../../libs/placement/src/candidates/index/provider-index.js';
+import { ActiveProvider, capacity, Inventory } from '#domain/index.js';
+import type { ProviderIndex, ProviderNode } from '#placement/candidates/index/provider-index.js';
 
 /** One class of one provider: its inventory record and what is taken and left of it. */
 export interface InventoryFigures extends Inventory {

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { FakeKeystone } from '../../../../../test/support/keystone/fake-keystone.js';
+import { FakeKeystone } from '#test/support/keystone/fake-keystone.js';
 import recorded from '../../../../../test/support/keystone/keystone-v3-recorded.json';
 import { IdentityServiceUnavailable } from './identity.js';
 import { KeystoneClient } from './keystone-client.js';

@@ -1,4 +1,4 @@
-import { ActiveProvider, inventoryWithDefaults } from '../../../../domain/src/index.js';
+import { ActiveProvider, inventoryWithDefaults } from '#domain/index.js';
 import { CandidateRequest, RequestGroup } from '../request.js';
 import { firstExclusion, groupFunnel, ProviderStates } from './diagnose.js';
 

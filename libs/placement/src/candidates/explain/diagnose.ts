@@ -1,4 +1,4 @@
-import { ActiveProvider, capacity } from '../../../../domain/src/index.js';
+import { ActiveProvider, capacity } from '#domain/index.js';
 import { CandidateRequest, isGranular, RequestGroup } from '../request.js';
 
 /** The filters of one request group, in the order an operator reads them. */

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { EVENT_STORE, EventStore, LogPosition, START } from '../../../../event-store/src/index.js';
+import { EVENT_STORE, EventStore, LogPosition, START } from '#event-store/index.js';
 import { AsOf, asOfPoint } from '../../ledger/as-of.js';
 import { CandidateIndexService, CandidateView } from '../candidate-index.service.js';
 import { CANDIDATE_SEARCH_OPTIONS } from '../get-allocation-candidates.query.js';

@@ -1,4 +1,4 @@
-import { ActiveProvider, inventoryWithDefaults } from '../../../../domain/src/index.js';
+import { ActiveProvider, inventoryWithDefaults } from '#domain/index.js';
 import { NameCatalog } from '../index/name-catalog.js';
 import { ProviderIndex } from '../index/provider-index.js';
 import { CandidateRequest, RequestGroup } from '../request.js';

@@ -1,4 +1,4 @@
-import { ActiveProvider } from '../../../../domain/src/index.js';
+import { ActiveProvider } from '#domain/index.js';
 import { NameCatalog } from '../index/name-catalog.js';
 import { ProviderIndex } from '../index/provider-index.js';
 import { CandidateRequest, SearchOptions } from '../request.js';

@@ -1,5 +1,5 @@
-import type { RecordedEvent } from '../../../../event-store/src/index.js';
-import { evolveProvider, initialProviderState, ProviderEvent } from '../../../../domain/src/index.js';
+import type { RecordedEvent } from '#event-store/index.js';
+import { evolveProvider, initialProviderState, ProviderEvent } from '#domain/index.js';
 import { ProjectTally } from './project-tally.js';
 import { NameCatalog } from './name-catalog.js';
 import { ProviderIndex } from './provider-index.js';

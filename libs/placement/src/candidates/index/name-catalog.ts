@@ -1,4 +1,4 @@
-import { STANDARD_RESOURCE_CLASSES, STANDARD_TRAITS } from '../../../../domain/src/index.js';
+import { STANDARD_RESOURCE_CLASSES, STANDARD_TRAITS } from '#domain/index.js';
 
 /**
  * The catalog as what the log changed: custom names added and built-in names gone. Built-in

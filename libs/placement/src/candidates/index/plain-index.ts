@@ -1,4 +1,4 @@
-import { ActiveProvider, inventoryWithDefaults, Inventory } from '../../../../domain/src/index.js';
+import { ActiveProvider, inventoryWithDefaults, Inventory } from '#domain/index.js';
 import { ProviderIndex } from './provider-index.js';
 
 /** A provider as plain data: what specs and tools need to describe a deployment briefly. */

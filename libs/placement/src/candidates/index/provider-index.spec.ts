@@ -1,4 +1,4 @@
-import type { RecordedEvent } from '../../../../event-store/src/index.js';
+import type { RecordedEvent } from '#event-store/index.js';
 import { applyEvent } from './apply-event.js';
 import { NameCatalog } from './name-catalog.js';
 import { activeProvider, indexOf } from './plain-index.js';

@@ -1,4 +1,4 @@
-import { ActiveProvider, ProviderState } from '../../../../domain/src/index.js';
+import { ActiveProvider, ProviderState } from '#domain/index.js';
 import { Room, roomsOf } from './room.js';
 
 /**

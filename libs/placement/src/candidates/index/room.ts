@@ -1,4 +1,4 @@
-import { ActiveProvider, capacity } from '../../../../domain/src/index.js';
+import { ActiveProvider, capacity } from '#domain/index.js';
 
 /** What a provider can still give of one class, and in which amounts. */
 export interface Room {

@@ -1,4 +1,4 @@
-import { badRequest } from '../../../../domain/src/index.js';
+import { badRequest } from '#domain/index.js';
 import { NameCatalog } from '../index/name-catalog.js';
 import { ProviderIndex, ProviderNode } from '../index/provider-index.js';
 import { isGranular, RequestGroup } from '../request.js';

@@ -1,4 +1,4 @@
-import type { EventStore, SqlClient } from '../../../../event-store/src/index.js';
+import type { EventStore, SqlClient } from '#event-store/index.js';
 import type { CandidateView } from '../candidate-view.js';
 import { CandidateSnapshotStore } from './snapshot-store.js';
 import { loadNewestSnapshot, replayLog, storeSnapshot } from './snapshots.js';

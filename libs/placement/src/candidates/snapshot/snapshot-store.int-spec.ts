@@ -1,4 +1,4 @@
-import { createTestDatabase, TestDatabase } from '../../../../../test/support/database.js';
+import { createTestDatabase, TestDatabase } from '#test/support/database.js';
 import { Database, openDatabase } from '../../persistence/database.js';
 import { CandidateSnapshotStore } from './snapshot-store.js';
 import { loadNewestSnapshot, PositionedView, replayLog, storeSnapshot } from './snapshots.js';

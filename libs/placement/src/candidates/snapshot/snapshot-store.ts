@@ -1,5 +1,5 @@
 import { createHash, Hash } from 'node:crypto';
-import type { LogPosition, SqlClient } from '../../../../event-store/src/index.js';
+import type { LogPosition, SqlClient } from '#event-store/index.js';
 
 /** Where a stored snapshot stands in the log. */
 export interface SnapshotHead {

@@ -1,4 +1,4 @@
-import { comparePositions, EventStore, LogPosition, RecordedEvent, START } from '../../../../event-store/src/index.js';
+import { comparePositions, EventStore, LogPosition, RecordedEvent, START } from '#event-store/index.js';
 import { CandidateView, emptyView } from '../candidate-view.js';
 import { applyEvent } from '../index/apply-event.js';
 import { UnreadableSnapshot } from '../index/provider-index.js';

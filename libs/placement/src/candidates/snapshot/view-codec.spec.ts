@@ -1,4 +1,4 @@
-import type { RecordedEvent } from '../../../../event-store/src/index.js';
+import type { RecordedEvent } from '#event-store/index.js';
 import { emptyView, CandidateView } from '../candidate-view.js';
 import { applyEvent } from '../index/apply-event.js';
 import { UnreadableSnapshot } from '../index/provider-index.js';

@@ -1,5 +1,5 @@
-import { evolveProvider, initialProviderState, ProviderEvent, ProviderState } from '../../../../domain/src/index.js';
-import { ConsumerEvent, ConsumerState, evolveConsumer, initialConsumerState } from '../../../../domain/src/consumer/index.js';
+import { evolveProvider, initialProviderState, ProviderEvent, ProviderState } from '#domain/index.js';
+import { ConsumerEvent, ConsumerState, evolveConsumer, initialConsumerState } from '#domain/consumer/index.js';
 import { Fold } from './stream-snapshot.js';
 
 // The domain's own evolve functions: a past state is the state the deciders had then.

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { LogPoint } from '../../../../event-store/src/index.js';
+import type { LogPoint } from '#event-store/index.js';
 import { READ_DB, ReadDb } from '../../shared/read-db.js';
 import { StreamSnapshot, snapshotDigest } from './stream-snapshot.js';
 

@@ -1,4 +1,4 @@
-import type { RecordedEvent } from '../../../../event-store/src/index.js';
+import type { RecordedEvent } from '#event-store/index.js';
 import { canonicalJson, foldFrom, snapshotDigest, usableAt } from './stream-snapshot.js';
 
 const event = (revision: number, commit: bigint, micros: bigint): RecordedEvent => ({

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import {
   LogPoint, LogPosition, RecordedEvent, comparePositions, recordedMicros,
-} from '../../../../event-store/src/index.js';
+} from '#event-store/index.js';
 
 /** A snapshot is taken at every this many revisions of a stream (at revisions N-1, 2N-1, ...). */
 export const SNAPSHOT_EVERY = 200;

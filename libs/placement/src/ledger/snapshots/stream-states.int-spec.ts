@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import {
   EventStore, LogPoint, NewEvent, PostgresEventStore, RecordedEvent, recordedMicros,
-} from '../../../../event-store/src/index.js';
-import { KurrentEventStore } from '../../../../event-store/src/kurrent/kurrent-event-store.js';
-import { InMemoryKurrentClient } from '../../../../event-store/src/kurrent/testing/in-memory-kurrent-client.js';
-import { createTestDatabase, TestDatabase } from '../../../../../test/support/database.js';
+} from '#event-store/index.js';
+import { KurrentEventStore } from '#event-store/kurrent/kurrent-event-store.js';
+import { InMemoryKurrentClient } from '#event-store/kurrent/testing/in-memory-kurrent-client.js';
+import { createTestDatabase, TestDatabase } from '#test/support/database.js';
 import { Database, openDatabase } from '../../persistence/database.js';
 import { CONSUMER_FOLD, PROVIDER_FOLD } from './folds.js';
 import { StreamSnapshots } from './snapshot-store.js';

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
-import { EVENT_STORE, EventStore, LogPoint, comparePositions } from '../../../../event-store/src/index.js';
+import { EVENT_STORE, EventStore, LogPoint, comparePositions } from '#event-store/index.js';
 import { StreamSnapshots } from './snapshot-store.js';
 import { Fold, SNAPSHOT_EVERY, foldFrom } from './stream-snapshot.js';
 

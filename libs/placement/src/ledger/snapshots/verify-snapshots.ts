@@ -1,4 +1,4 @@
-import { EventStore, comparePositions } from '../../../../event-store/src/index.js';
+import { EventStore, comparePositions } from '#event-store/index.js';
 import type { ReadDb } from '../../shared/read-db.js';
 import { foldOfStream } from './folds.js';
 import { StreamSnapshots } from './snapshot-store.js';

@@ -1,4 +1,4 @@
-import { badRequest } from '../../../../domain/src/index.js';
+import { badRequest } from '#domain/index.js';
 import { ProviderLookups } from '../../read-models/provider-lookups.js';
 import { ReadDb } from '../../shared/read-db.js';
 import { ProviderFilters, providerFilterSql } from './provider-filters.js';

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { notFound } from '../../../../domain/src/index.js';
+import { notFound } from '#domain/index.js';
 import { READ_DB, ReadDb } from '../../shared/read-db.js';
 import { PROVIDER_COLUMNS, ProviderRow } from './provider-row.js';
 

@@ -1,5 +1,5 @@
-import type { Projection } from '../../../../../projections/runner/projection.js';
-import { ALL_PROJECTIONS } from '../../../../../projections/index.js';
+import type { Projection } from '#projections/runner/projection.js';
+import { ALL_PROJECTIONS } from '#projections/index.js';
 import { planMemoryReplay } from './memory-replays.js';
 
 const projection = (name: string, handles: string[]): Projection => ({ name, handles, apply: async () => undefined });

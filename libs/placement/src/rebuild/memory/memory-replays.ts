@@ -1,13 +1,13 @@
-import type { SqlClient } from '../../../../event-store/src/index.js';
-import type { Projection } from '../../../../../projections/runner/projection.js';
-import { recordChanges } from '../../../../../projections/usage-over-time/usage-over-time.projection.js';
-import { UsageOverTimeMemory } from '../../../../../projections/usage-over-time/usage-over-time.memory.js';
-import type { ClosedHour } from '../../../../../projections/usage-over-time/hour-moves.js';
-import { replayAllocationEvent } from '../../../../../projections/allocations/allocations.memory.js';
-import { replayProviderEvent } from '../../../../../projections/providers/providers.memory.js';
-import { replayResourceClassEvent } from '../../../../../projections/resource-classes/resource-classes.memory.js';
-import { replayTraitEvent } from '../../../../../projections/traits/traits.memory.js';
-import { ReadModelMemory, ReplayEvent } from '../../../../../projections/runner/read-model-memory.js';
+import type { SqlClient } from '#event-store/index.js';
+import type { Projection } from '#projections/runner/projection.js';
+import { recordChanges } from '#projections/usage-over-time/usage-over-time.projection.js';
+import { UsageOverTimeMemory } from '#projections/usage-over-time/usage-over-time.memory.js';
+import type { ClosedHour } from '#projections/usage-over-time/hour-moves.js';
+import { replayAllocationEvent } from '#projections/allocations/allocations.memory.js';
+import { replayProviderEvent } from '#projections/providers/providers.memory.js';
+import { replayResourceClassEvent } from '#projections/resource-classes/resource-classes.memory.js';
+import { replayTraitEvent } from '#projections/traits/traits.memory.js';
+import { ReadModelMemory, ReplayEvent } from '#projections/runner/read-model-memory.js';
 import { memorySequences, memoryTables, SequenceValue, TableRows } from './table-rows.js';
 
 /** A kind of in-memory state; the replays of one kind share one instance (claims move provider rows). */

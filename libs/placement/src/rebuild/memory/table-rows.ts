@@ -1,6 +1,6 @@
-import { STANDARD_RESOURCE_CLASSES, STANDARD_TRAITS } from '../../../../domain/src/index.js';
-import { orderedLines } from '../../../../domain/src/consumer/index.js';
-import { ReadModelMemory } from '../../../../../projections/runner/read-model-memory.js';
+import { STANDARD_RESOURCE_CLASSES, STANDARD_TRAITS } from '#domain/index.js';
+import { orderedLines } from '#domain/consumer/index.js';
+import { ReadModelMemory } from '#projections/runner/read-model-memory.js';
 
 /** One table's rows, each an array in `columns` order. */
 export interface TableRows {

@@ -1,5 +1,5 @@
-import { HOUR_MS } from '../../../../../projections/usage-over-time/hour-summary.js';
-import { UsageOverTimeMemory, UsageReplayEvent } from '../../../../../projections/usage-over-time/usage-over-time.memory.js';
+import { HOUR_MS } from '#projections/usage-over-time/hour-summary.js';
+import { UsageOverTimeMemory, UsageReplayEvent } from '#projections/usage-over-time/usage-over-time.memory.js';
 import { copyChunks } from '../schema/copy-in.js';
 import { usageChunks, UsageRowsThread } from './usage-rows.js';
 

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { ClosedHour, HourMoves } from '../../../../../projections/usage-over-time/hour-moves.js';
-import { rowsOf } from '../../../../../projections/usage-over-time/usage-over-time.memory.js';
+import { ClosedHour, HourMoves } from '#projections/usage-over-time/hour-moves.js';
+import { rowsOf } from '#projections/usage-over-time/usage-over-time.memory.js';
 import { CopyChunk, copyChunks } from '../schema/copy-in.js';
 
 /** The tables usageChunks() writes. */

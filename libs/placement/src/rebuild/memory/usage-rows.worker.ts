@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import type { ClosedHour } from '../../../../../projections/usage-over-time/hour-moves.js';
+import type { ClosedHour } from '#projections/usage-over-time/hour-moves.js';
 import { ColumnTypes, UsageRowsReply, usageChunks } from './usage-rows.js';
 
 /** usage-rows.ts's thread: closed hours in, their rows as COPY text out. */

@@ -1,5 +1,5 @@
 import { Pool } from 'pg';
-import { createTestDatabase, TestDatabase } from '../../../../../test/support/database.js';
+import { createTestDatabase, TestDatabase } from '#test/support/database.js';
 import { silent } from '../admin-events.js';
 import { BulkLoader, bulkLoad } from './bulk-load.js';
 import { createMigratedSchema } from './schema-admin.js';

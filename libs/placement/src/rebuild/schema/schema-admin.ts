@@ -1,4 +1,4 @@
-import type { SqlClient } from '../../../../event-store/src/index.js';
+import type { SqlClient } from '#event-store/index.js';
 import { readModelDataSource } from '../../persistence/read-model-schema.js';
 
 /** Where a rebuild fills the new read models, and where the replaced ones wait to be dropped. */
