@@ -1,5 +1,6 @@
 import cluster, { Worker } from 'node:cluster';
 import type { Logger } from './operations/logger.js';
+import { missingHeapFlags } from './heap-flags.js';
 
 /** A worker that dies this soon after starting is failing to start: restarting it would only spin. */
 const FAILED_START_MS = 5000;
@@ -12,6 +13,8 @@ const FAILED_START_MS = 5000;
  */
 export function runWorkers(count: number, env: Record<string, string>, logger: Logger, onStopped: () => Promise<void>): void {
   let stopping = false;
+  const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/).filter(Boolean)];
+  cluster.setupPrimary({ execArgv: [...process.execArgv, ...missingHeapFlags(given)] });
   const started = new Map<Worker, number>();
   const fork = () => started.set(cluster.fork(env), Date.now());
   for (let i = 0; i < count; i++) fork();
