@@ -14,6 +14,8 @@ const shared = {
   testTimeout: 60_000,
 };
 module.exports = {
+  // jest reads testTimeout from here, not from each project: without it every hook had 5 s.
+  testTimeout: 60_000,
   // A PostgreSQL for the tests: the local one, else an embedded one (test/setup/test-database-server.js).
   globalSetup: '<rootDir>/test/setup/global-setup.js',
   globalTeardown: '<rootDir>/test/setup/global-teardown.js',

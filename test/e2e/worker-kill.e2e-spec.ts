@@ -16,8 +16,15 @@ function workersOf(primary: number): number[] {
   return listed.stdout.split('\n').filter(Boolean).map(Number);
 }
 
+/**
+ * Each request gives up after 20 s: a connection the primary was handing to the worker as it was
+ * killed can be left with no one to answer or close it, and fetch would wait five minutes. For a
+ * claim that is an outcome unknown to the client, as for any cut connection.
+ */
 async function call(base: string, method: string, path: string, body?: unknown) {
-  const reply = await fetch(base + path, { method, headers: HEADERS, body: body === undefined ? undefined : JSON.stringify(body) });
+  const reply = await fetch(base + path, {
+    method, headers: HEADERS, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(20_000),
+  });
   const text = await reply.text();
   return { status: reply.status, json: text ? JSON.parse(text) : undefined };
 }
