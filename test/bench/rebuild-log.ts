@@ -1,4 +1,5 @@
 import { STANDARD_TRAITS } from '#domain/index.js';
+import { seededRandom } from '../support/seeded-random.js';
 
 /** One event of a synthetic transaction; the writer numbers stream revisions. */
 export interface SyntheticEvent {
@@ -17,17 +18,6 @@ export interface LogShape {
   readonly liveConsumers?: number;
 }
 
-/** Deterministic, so two runs (and the SQL and memory replays of one) see the same log. */
-function random(seed: number) {
-  let state = seed >>> 0 || 1;
-  const next = () => {
-    state ^= state << 13; state >>>= 0;
-    state ^= state >>> 17;
-    state ^= state << 5; state >>>= 0;
-    return state / 4294967296;
-  };
-  return { next, int: (n: number) => Math.floor(next() * n), pick: <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)] };
-}
 
 const uuid = (kind: string, n: number) => `${kind}0000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
 
@@ -41,7 +31,7 @@ interface Consumer { uuid: string; generation: number; provider: string; resourc
  * or retired. Every event type the projections handle occurs; the data shapes are the domain's.
  */
 export function* syntheticLog(shape: LogShape): Generator<SyntheticEvent[]> {
-  const r = random(shape.seed ?? 42);
+  const r = seededRandom(shape.seed ?? 42);
   const providerCount = shape.providers ?? 2000;
   const liveTarget = shape.liveConsumers ?? providerCount * 8;
   let emitted = 0;

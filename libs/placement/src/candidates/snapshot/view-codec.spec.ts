@@ -6,18 +6,8 @@ import { candidateRequest, group } from '../search/request-builder.js';
 import { searchCandidates } from '../search/search.js';
 import { CandidateRequest } from '../request.js';
 import { decodeView, encodeView, SNAPSHOT_FORMAT } from './view-codec.js';
+import { seededRandom } from '#test/support/seeded-random.js';
 
-/** xorshift: each seed is one reproducible deployment. */
-function random(seed: number) {
-  let state = seed >>> 0 || 1;
-  const next = () => {
-    state ^= state << 13; state >>>= 0;
-    state ^= state >>> 17;
-    state ^= state << 5; state >>>= 0;
-    return state / 4294967296;
-  };
-  return { next, int: (n: number) => Math.floor(next() * n), pick: <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)] };
-}
 
 const CLASSES = ['VCPU', 'MEMORY_MB', 'DISK_GB', 'CUSTOM_A', 'CUSTOM_B'];
 const TRAITS = ['HW_CPU_X86_AVX2', 'CUSTOM_T1', 'CUSTOM_T2', 'MISC_SHARES_VIA_AGGREGATE'];
@@ -29,7 +19,7 @@ const AGGREGATES = ['agg-1', 'agg-2', 'agg-3'];
  * deleted, and consumers claiming and leaving, so trees, orphans and reverse indexes vary.
  */
 function randomView(seed: number, steps: number): CandidateView {
-  const r = random(seed);
+  const r = seededRandom(seed);
   const view = emptyView();
   const live: string[] = [];
   let n = 0;
