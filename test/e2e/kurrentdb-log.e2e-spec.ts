@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { createApp, RunningApp } from '#placement-api/bootstrap.js';
-import { loadConfig } from '#placement-api/config.js';
-import { KurrentEventStore } from '#event-store/kurrent/kurrent-event-store.js';
+import type { RunningApp } from '#placement-api/bootstrap.js';
 import { InMemoryKurrentClient } from '#event-store/kurrent/testing/in-memory-kurrent-client.js';
-import { createTestDatabase, TestDatabase } from '../support/database.js';
+import { KurrentApp, startKurrentApp } from '../support/kurrent/kurrent-app.js';
 
 jest.setTimeout(60_000);
 
@@ -15,26 +13,18 @@ const HEADERS = { 'x-auth-token': 'admin', 'openstack-api-version': 'placement 1
  * into the read models in PostgreSQL, and reads and candidates see every write.
  */
 describe('the event log in KurrentDB (adapter over the in-memory client)', () => {
-  let database: TestDatabase;
+  let app: KurrentApp;
   let running: RunningApp;
   let client: InMemoryKurrentClient;
   let base: string;
 
   beforeAll(async () => {
-    database = await createTestDatabase('pl_e2e');
-    const config = loadConfig({
-      PLACEMENT_AUTH_STRATEGY: 'noauth2', PLACEMENT_EVENT_STORE: 'kurrentdb', PLACEMENT_KURRENTDB_URL: 'kurrentdb://127.0.0.1:2113?tls=false',
-    });
     client = new InMemoryKurrentClient();
-    running = await createApp(config, database.url, false, new KurrentEventStore(client));
-    await running.app.listen(0, '127.0.0.1');
-    base = `http://127.0.0.1:${(running.app.getHttpServer().address() as { port: number }).port}`;
+    app = await startKurrentApp(client);
+    ({ running, base } = app);
   });
 
-  afterAll(async () => {
-    await running?.close();
-    await database?.drop();
-  });
+  afterAll(async () => app?.close());
 
   async function call(method: string, path: string, body?: unknown) {
     const reply = await fetch(base + path, { method, headers: HEADERS, body: body === undefined ? undefined : JSON.stringify(body) });

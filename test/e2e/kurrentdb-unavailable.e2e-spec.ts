@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { createApp, RunningApp } from '#placement-api/bootstrap.js';
-import { loadConfig } from '#placement-api/config.js';
+import type { RunningApp } from '#placement-api/bootstrap.js';
 import { databaseFailure } from '#placement-api/platform/dependency-errors.js';
 import { START } from '#event-store/index.js';
 import { KurrentEventStore } from '#event-store/kurrent/kurrent-event-store.js';
-import { createTestDatabase, TestDatabase } from '../support/database.js';
+import { KurrentApp, startKurrentApp } from '../support/kurrent/kurrent-app.js';
 import { UnreachableKurrentClient } from '../support/kurrent/unreachable-kurrent-client.js';
 
 jest.setTimeout(60_000);
@@ -13,25 +12,17 @@ const HEADERS = { 'x-auth-token': 'admin', 'openstack-api-version': 'placement 1
 
 /** Issue 15: a KurrentDB that cannot be reached is a 503 with Retry-After, as PostgreSQL's loss is; then it serves again. */
 describe('the event log in KurrentDB, unreachable', () => {
-  let database: TestDatabase;
+  let app: KurrentApp;
   let running: RunningApp;
   let client: UnreachableKurrentClient;
   let base: string;
 
   beforeAll(async () => {
-    database = await createTestDatabase('pl_e2e');
-    const config = loadConfig({
-      PLACEMENT_AUTH_STRATEGY: 'noauth2', PLACEMENT_EVENT_STORE: 'kurrentdb', PLACEMENT_KURRENTDB_URL: 'kurrentdb://127.0.0.1:2113?tls=false',
-    });
     client = new UnreachableKurrentClient();
-    running = await createApp(config, database.url, false, new KurrentEventStore(client));
-    await running.app.listen(0, '127.0.0.1');
-    base = `http://127.0.0.1:${(running.app.getHttpServer().address() as { port: number }).port}`;
+    app = await startKurrentApp(client);
+    ({ running, base } = app);
   });
-  afterAll(async () => {
-    await running?.close();
-    await database?.drop();
-  });
+  afterAll(async () => app?.close());
 
   async function call(method: string, path: string, body?: unknown) {
     const reply = await fetch(base + path, { method, headers: HEADERS, body: body === undefined ? undefined : JSON.stringify(body) });
