@@ -1,5 +1,5 @@
 import { ADMIN_URL, createTestDatabase, TestDatabase } from '../support/database.js';
-import { CuttableProxy, startCuttableProxy } from '../support/cuttable-proxy.js';
+import { CuttableProxy, proxiedDatabase } from '../support/cuttable-proxy.js';
 import { isUpstreamError, rawExchange, RawAnswer, requestBytes } from '../support/raw-http.js';
 import { startServerProcess, ServerProcess } from '../support/server-process.js';
 
@@ -12,11 +12,9 @@ describe('a database that goes away and comes back', () => {
   let server: ServerProcess;
   beforeAll(async () => {
     db = await createTestDatabase();
-    const target = new URL(ADMIN_URL);
-    proxy = await startCuttableProxy(target.hostname, Number(target.port || 5432));
-    const through = new URL(db.url);
-    through.host = `127.0.0.1:${proxy.port}`;
-    server = await startServerProcess({ DATABASE_URL: through.toString(), PLACEMENT_AUTH_STRATEGY: 'noauth2' });
+    const proxied = await proxiedDatabase(db.url, ADMIN_URL);
+    proxy = proxied.proxy;
+    server = await startServerProcess({ DATABASE_URL: proxied.url, PLACEMENT_AUTH_STRATEGY: 'noauth2' });
   });
   afterAll(async () => {
     await server?.stop();

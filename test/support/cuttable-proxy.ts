@@ -40,3 +40,12 @@ export async function startCuttableProxy(targetHost: string, targetPort: number)
   await listen();
   return { get port() { return port; }, cut: stop, restore: listen, close: stop };
 }
+
+/** A proxy in front of the tests' PostgreSQL, and `databaseUrl` rewritten to go through it. */
+export async function proxiedDatabase(databaseUrl: string, adminUrl: string): Promise<{ proxy: CuttableProxy; url: string }> {
+  const target = new URL(adminUrl);
+  const proxy = await startCuttableProxy(target.hostname, Number(target.port || 5432));
+  const through = new URL(databaseUrl);
+  through.host = `127.0.0.1:${proxy.port}`;
+  return { proxy, url: through.toString() };
+}
