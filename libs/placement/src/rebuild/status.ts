@@ -1,4 +1,4 @@
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import { countEvents, countEventsAfter, hasEventLog, readHeadIn } from '#event-store/index.js';
 import { ALL_PROJECTIONS, MIGRATIONS, Projection } from '#projections/index.js';
 import { READ_MODELS_SCHEMA } from '../persistence/read-model-schema.js';
@@ -37,6 +37,23 @@ export interface Status {
 
 /** Read-only: what the log holds and how far each projection has applied it. */
 export async function readStatus(pool: Pool, projections: readonly Projection[] = ALL_PROJECTIONS): Promise<Status> {
+  // One snapshot for every read: a write committed between the head and the lag counts would
+  // otherwise show a projection behind the head this same report prints.
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    const status = await readStatusIn(client, projections);
+    await client.query('COMMIT');
+    return status;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+async function readStatusIn(pool: PoolClient, projections: readonly Projection[]): Promise<Status> {
   const { present, ...log } = await readLog(pool);
   const schemas = (await pool.query<{ nspname: string }>(
     `SELECT nspname FROM pg_namespace WHERE nspname = $1 OR nspname LIKE 'read\\_models\\_%' ORDER BY 1`, [READ_MODELS_SCHEMA])).rows.map((r) => r.nspname);
@@ -79,14 +96,14 @@ export async function readStatus(pool: Pool, projections: readonly Projection[] 
   };
 }
 
-async function readLog(pool: Pool): Promise<LogStatus & { present: boolean }> {
+async function readLog(pool: PoolClient): Promise<LogStatus & { present: boolean }> {
   const readable = (await pool.query('SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS readable')).rows[0].readable;
   // A database no server has started on: no log yet, which is an answer, not an error.
   if (!(await hasEventLog(pool))) return { events: 0, head: null, readableBelow: readable, present: false };
   return { events: await countEvents(pool), head: await readHeadIn(pool), readableBelow: readable, present: true };
 }
 
-async function hasTable(pool: Pool, table: string): Promise<boolean> {
+async function hasTable(pool: PoolClient, table: string): Promise<boolean> {
   const { rows } = await pool.query('SELECT to_regclass($1) IS NOT NULL AS found', [`${READ_MODELS_SCHEMA}.${table}`]);
   return rows[0].found;
 }
