@@ -111,6 +111,13 @@ export interface GlobalFilter {
   readonly data?: Readonly<Record<string, string>>;
 }
 
+/** holdAppends could not hold the appends back quickly enough (they hold their streams longer); nothing was done. */
+export class AppendsBusy extends Error {
+  constructor() {
+    super('appends could not be held back in time');
+  }
+}
+
 export interface Subscription {
   close(): Promise<void>;
 }
@@ -133,6 +140,19 @@ export interface EventStore {
   head(): Promise<LogPosition>;
   /** Every event written with this metadata.requestId, in global order. */
   readRequest(requestId: string): Promise<RecordedEvent[]>;
+  /**
+   * How many events lie strictly after `after`, up to `until` when given: an operator's question
+   * (status' lag, a replay's progress), which a store without an index for it answers by reading.
+   */
+  countEvents(after: LogPosition, until?: LogPosition): Promise<number>;
+  /**
+   * Runs `work` with a head that no append will ever land at or before, for the short moments a
+   * rebuild swaps its tables in or a verify takes its snapshot of the read models. A store whose
+   * appends run inline projections (PostgreSQL) also holds every append back until `work` ends,
+   * after letting those in flight finish: read models read meanwhile show exactly the log up to
+   * the head. A store that throws AppendsBusy could not do so in time; try again.
+   */
+  holdAppends<T>(work: (head: LogPosition) => Promise<T>): Promise<T>;
   subscribe(from: LogPosition, handle: (events: RecordedEvent[]) => Promise<void>): Subscription;
 }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { EventStore, LogPosition, NO_STREAM, RecordedEvent, comparePositions, recordedMicros } from '../port.js';
+import { AppendResult, EventStore, LogPosition, NO_STREAM, RecordedEvent, comparePositions, recordedMicros } from '../port.js';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const revisions = (events: readonly RecordedEvent[]) => events.map((event) => event.revision);
@@ -81,6 +81,28 @@ export function describeReadSideContract(store: () => EventStore) {
       expect(comparePositions(head, events[2].position)).toBe(0);
       const upToHead = await store().readAll(events[0].position, 100, { until: { position: head } });
       expect(upToHead.map((e) => e.revision)).toEqual([1, 2]);
+    });
+
+    it('counts the events between two positions', async () => {
+      const before = await store().head();
+      const { events } = await written(3);
+      expect(await store().countEvents(before, events[2].position)).toBe(3);
+      expect(await store().countEvents(events[0].position, events[2].position)).toBe(2);
+      expect(await store().countEvents(events[2].position, events[0].position)).toBe(0);
+      expect(await store().countEvents(before)).toBeGreaterThanOrEqual(3);
+    });
+
+    it('holds a head that no append lands at or before, the appends written while it is held included', async () => {
+      const { events } = await written(2);
+      let during: Promise<AppendResult> | undefined;
+      const held = await store().holdAppends(async (head) => {
+        during = store().append([{ stream: stream('held'), expectedRevision: NO_STREAM, events: [event(9)] }]);
+        await pause(50);
+        return head;
+      });
+      expect(comparePositions(held, events[1].position)).toBeGreaterThanOrEqual(0);
+      expect(comparePositions((await during!).position, held)).toBeGreaterThan(0);
+      await expect(store().holdAppends(async () => { throw new Error('work failed'); })).rejects.toThrow('work failed');
     });
 
     it('reads every event one request wrote, across streams, in global order', async () => {

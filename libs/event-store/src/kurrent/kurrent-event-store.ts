@@ -7,7 +7,7 @@ import { appendOutcome } from './unavailable.js';
 import { assertMultiStreamAppend } from './capabilities.js';
 import { toRecordedEvent } from './event-mapping.js';
 import { KurrentClient, connectKurrent } from './kurrent-client.js';
-import { readAllAfter, readHead, readRequest, readStreamRange } from './log-reads.js';
+import { countEvents, readAllAfter, readHead, readRequest, readStreamRange } from './log-reads.js';
 import { CatchUpHandlers, CatchUpOptions, subscribeToAllFrom } from './kurrent-subscription.js';
 
 export interface KurrentEventStoreOptions extends CatchUpOptions {
@@ -76,6 +76,20 @@ export class KurrentEventStore implements EventStore {
 
   readRequest(requestId: string): Promise<RecordedEvent[]> {
     return readRequest(this.client, requestId);
+  }
+
+  countEvents(after: LogPosition, until?: LogPosition): Promise<number> {
+    return countEvents(this.client, after, until);
+  }
+
+  /**
+   * An append is in $all whole once acknowledged, at a position past every earlier one: nothing
+   * can land at or before the head. Appends go on meanwhile: the read models of a log in
+   * KurrentDB are projected asynchronously, and a caller that needs them still holds their
+   * projector (its checkpoints) itself.
+   */
+  async holdAppends<T>(work: (head: LogPosition) => Promise<T>): Promise<T> {
+    return work(await this.head());
   }
 
   subscribe(from: LogPosition, handle: (events: RecordedEvent[]) => Promise<void>): Subscription {

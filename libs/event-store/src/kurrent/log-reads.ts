@@ -93,6 +93,19 @@ export function readRequest(client: KurrentClient, requestId: string): Promise<R
   return readAllAfter(client, START, Number.MAX_SAFE_INTEGER, {}, (event) => event.metadata.requestId === requestId);
 }
 
+/**
+ * KurrentDB keeps no count of $all: the events are read and counted, without keeping them
+ * (status and a replay's progress ask this, never a request).
+ */
+export async function countEvents(client: KurrentClient, after: LogPosition, until?: LogPosition): Promise<number> {
+  let counted = 0;
+  await readAllAfter(client, after, Number.MAX_SAFE_INTEGER, until ? { until: { position: until } } : {}, () => {
+    counted++;
+    return false;
+  });
+  return counted;
+}
+
 function matches(event: RecordedEvent, filter: GlobalFilter): boolean {
   if (!filter.data) return true;
   return Object.entries(filter.data).every(([key, value]) => event.data[key] === value);

@@ -1,4 +1,4 @@
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import { GlobalFilter, LogPoint, LogPosition, RecordedEvent, START, StreamRange } from '../port.js';
 import { EVENT_COLUMNS, toRecordedEvent } from './rows.js';
 
@@ -64,14 +64,37 @@ export function filterConditions(filter: GlobalFilter | undefined, params: unkno
 /**
  * The newest committed event in the global order: an acknowledged append has committed, so this
  * statement's snapshot sees it, and it sorts at or before that event. Served backwards by the
- * global order's index.
+ * global order's index. A database no server has started on holds no log yet: that is an empty
+ * log (an operator's status of it), not an error.
  */
-export async function readHead(pool: Pool): Promise<LogPosition> {
-  const { rows } = await pool.query<{ commit: string; prepare: string }>(
-    `SELECT transaction_id::text AS commit, position::text AS prepare FROM es_events
-     ORDER BY transaction_id DESC, position DESC LIMIT 1`);
-  return rows.length === 0 ? START : { commit: BigInt(rows[0].commit), prepare: BigInt(rows[0].prepare) };
+export async function readHead(db: Pool | PoolClient): Promise<LogPosition> {
+  try {
+    const { rows } = await db.query<{ commit: string; prepare: string }>(
+      `SELECT transaction_id::text AS commit, position::text AS prepare FROM es_events
+       ORDER BY transaction_id DESC, position DESC LIMIT 1`);
+    return rows.length === 0 ? START : { commit: BigInt(rows[0].commit), prepare: BigInt(rows[0].prepare) };
+  } catch (error) {
+    if (noLogYet(error)) return START;
+    throw error;
+  }
 }
+
+/** Committed events after `after` (up to `until`), counted by the global order's index. */
+export async function countEvents(pool: Pool, after: LogPosition, until?: LogPosition): Promise<number> {
+  const params: unknown[] = [after.commit.toString(), after.prepare.toString()];
+  const bound = until ? ` AND ${pointCondition({ position: until }, params)}` : '';
+  try {
+    const { rows } = await pool.query<{ n: string }>(
+      `SELECT count(*) AS n FROM es_events WHERE (transaction_id, position) > ($1::text::xid8, $2::bigint)${bound}`, params);
+    return Number(rows[0].n);
+  } catch (error) {
+    if (noLogYet(error)) return 0;
+    throw error;
+  }
+}
+
+const UNDEFINED_TABLE = '42P01';
+const noLogYet = (error: unknown) => (error as { code?: string }).code === UNDEFINED_TABLE;
 
 /** Served by the requestId expression index (GET /ledger/audit/request/{id}). */
 export async function readRequest(pool: Pool, requestId: string): Promise<RecordedEvent[]> {

@@ -5,7 +5,8 @@ import {
 } from '../port.js';
 import { EVENT_STORE_SCHEMA } from './event-store-schema.js';
 import { InlineProjector } from './sql-client.js';
-import { filterConditions, readHead, readRequest, readStreamRange } from './log-reads.js';
+import { countEvents, filterConditions, readHead, readRequest, readStreamRange } from './log-reads.js';
+import { holdAppends } from './hold-appends.js';
 import { EVENT_COLUMNS, toRecordedEvent } from './rows.js';
 import { outcomeInDoubt, resolveCommit } from './commit-outcome.js';
 
@@ -180,6 +181,14 @@ export class PostgresEventStore implements EventStore {
 
   readRequest(requestId: string): Promise<RecordedEvent[]> {
     return readRequest(this.pool, requestId);
+  }
+
+  countEvents(after: LogPosition, until?: LogPosition): Promise<number> {
+    return countEvents(this.pool, after, until);
+  }
+
+  holdAppends<T>(work: (head: LogPosition) => Promise<T>): Promise<T> {
+    return holdAppends(this.pool, work);
   }
 
   async readAll(from: LogPosition, limit: number, filter?: GlobalFilter): Promise<RecordedEvent[]> {
