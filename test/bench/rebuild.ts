@@ -75,7 +75,7 @@ async function main() {
       + `(${result.mode} replay; goal ${formatCount(GOAL)} events/s: ${result.eventsPerSecond >= GOAL ? 'met' : 'NOT met'})`);
     if (verify) {
       started = performance.now();
-      const checked = await verifyReadModels(database.pool, url.toString());
+      const checked = await verifyReadModels(database.pool, url.toString(), database.eventStore);
       print(`VERIFY: ${checked.drift ? 'DRIFT' : 'clean'}, ${formatCount(checked.events)} events in ${formatDuration(checked.seconds)} `
         + `= ${formatCount(checked.events / checked.seconds)} events/s`);
       if (checked.drift) process.exitCode = 1;

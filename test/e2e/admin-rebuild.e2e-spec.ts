@@ -175,7 +175,7 @@ describe('placement-admin: verify, rebuild and status against a running API', ()
   it('shows each projection at the log\'s head, with the last rebuild', async () => {
     const result = await admin(app, ['status']);
     expect(result.code).toBe(EXIT.ok);
-    expect(result.out).toMatch(/^log: \d+ events, head at position \d+ \(transaction \d+\); readable below transaction \d+/);
+    expect(result.out).toMatch(/^log: \d+ events, head at position \d+ \(transaction \d+\)$/m);
     for (const name of ['providers', 'resource-classes', 'traits', 'allocations']) {
       expect(result.out).toMatch(new RegExp(`^${name}: inline, at position \\d+ \\(transaction \\d+\\), lag 0 events; rebuilt \\S+ from \\d+ events`, 'm'));
     }
@@ -190,7 +190,7 @@ describe('placement-admin: verify, rebuild and status against a running API', ()
       const lines: string[] = [];
       const code = await runAdmin(['status'], { DATABASE_URL: empty.url }, { out: (l) => lines.push(l), err: (l) => lines.push(l) });
       expect(code).toBe(EXIT.ok);
-      expect(lines[0]).toMatch(/^log: 0 events, empty;/);
+      expect(lines[0]).toBe('log: 0 events, empty');
       expect(lines).toContain('read models: not created yet (start the server or run `rebuild` once)');
       const client = new Client({ connectionString: empty.url });
       await client.connect();

@@ -8,6 +8,9 @@ import { hasDrift } from '#placement/rebuild/row-diff.js';
 import { readStatus } from '#placement/rebuild/status.js';
 import { verifyReadModels } from '#placement/rebuild/verify.js';
 import { remakeCandidateSnapshot, SnapshotCheck, verifyCandidateSnapshot } from '#placement/candidates/snapshot/admin-snapshot.js';
+import type { EventStore } from '#event-store/index.js';
+import { ConfigError } from '#placement-api/config.js';
+import { AdminLog, openAdminLog } from './admin-log.js';
 import { formatEvent, formatStatus, formatTableDiff } from './format.js';
 import { MIGRATE_USAGE, runExport, runImport } from './migrate-commands.js';
 import { commandConfig } from './upstream/command-config.js';
@@ -36,8 +39,13 @@ options:
   --json              status, verify and rebuild: print the result as JSON (rebuild adds the
                       process's CPU seconds)`;
 
-/** The whole CLI, minus process wiring: returns the exit code. */
-export async function runAdmin(allArgs: readonly string[], processEnv: NodeJS.ProcessEnv, io: AdminIo, observe?: Reporter): Promise<number> {
+/**
+ * The whole CLI, minus process wiring: returns the exit code. `externalLog` stands in for the
+ * configured KurrentDB (a test's in-memory one).
+ */
+export async function runAdmin(
+  allArgs: readonly string[], processEnv: NodeJS.ProcessEnv, io: AdminIo, observe?: Reporter, externalLog?: EventStore,
+): Promise<number> {
   // placement.conf as the server reads it (--config-file, --config-dir, OS_PLACEMENT_CONFIG_DIR, /etc/placement).
   const config = commandConfig(allArgs, processEnv, io);
   if (!config.ok) return EXIT.usage;
@@ -61,11 +69,16 @@ export async function runAdmin(allArgs: readonly string[], processEnv: NodeJS.Pr
     io.out(`${command}: ${formatEvent(event)}`);
     await observe?.(event);
   };
+  const log = (pool: Pool) => openAdminLog(env, pool, externalLog);
   try {
-    if (command === 'status') return await status(url, io, flags.has('--json'));
-    if (command === 'verify') return await verify(url, io, report, flags.has('--sql'), flags.has('--json'));
-    return await rebuild(url, io, report, flags.has('--sql'), flags.has('--json'));
+    if (command === 'status') return await status(url, log, io, flags.has('--json'));
+    if (command === 'verify') return await verify(url, log, io, report, flags.has('--sql'), flags.has('--json'));
+    return await rebuild(url, log, io, report, flags.has('--sql'), flags.has('--json'));
   } catch (error) {
+    if (error instanceof ConfigError) {
+      io.err(`${command}: configuration error: ${error.message}`);
+      return EXIT.usage;
+    }
     io.err(`${command} failed: ${error instanceof Error ? error.message : String(error)}`);
     return EXIT.failed;
   }
@@ -92,10 +105,13 @@ async function migrate(command: 'import' | 'export', args: readonly string[], en
 }
 
 /** Read-only: no migrations run, so it also describes a database the server has not started on. */
-async function status(url: string, io: AdminIo, json: boolean): Promise<number> {
+type LogOpener = (pool: Pool) => Promise<AdminLog>;
+
+async function status(url: string, openLog: LogOpener, io: AdminIo, json: boolean): Promise<number> {
   const pool = new Pool({ connectionString: url, max: 2, options: searchPathOption(READ_MODELS_SCHEMA) });
   try {
-    const result = await readStatus(pool);
+    const log = await openLog(pool);
+    const result = await readStatus(pool, log.store, log.mode).finally(() => log.close());
     if (json) io.out(JSON.stringify(result, null, 2));
     else for (const line of formatStatus(result)) io.out(line);
     return EXIT.ok;
@@ -104,11 +120,12 @@ async function status(url: string, io: AdminIo, json: boolean): Promise<number> 
   }
 }
 
-async function verify(url: string, io: AdminIo, report: Reporter, sql: boolean, json: boolean): Promise<number> {
-  const database = await openDatabase(url, 4);
+async function verify(url: string, openLog: LogOpener, io: AdminIo, report: Reporter, sql: boolean, json: boolean): Promise<number> {
+  const database = await openDatabase(url, 4, 'async');
+  const log = await openLog(database.pool).catch(async (error) => { await database.close(); throw error; });
   try {
-    const result = await verifyReadModels(database.pool, url, { report: json ? undefined : report, sql });
-    const snapshot = await verifyCandidateSnapshot(database.pool, database.eventStore);
+    const result = await verifyReadModels(database.pool, url, log.store, { report: json ? undefined : report, sql, mode: log.mode });
+    const snapshot = await verifyCandidateSnapshot(database.pool, log.store);
     const drift = result.drift || snapshot.status === 'mismatch';
     if (json) {
       io.out(JSON.stringify({ ...result, drift, candidateSnapshot: snapshot }, null, 2));
@@ -125,6 +142,7 @@ async function verify(url: string, io: AdminIo, report: Reporter, sql: boolean, 
     }
     return drift ? EXIT.drift : EXIT.ok;
   } finally {
+    await log.close();
     await database.close();
   }
 }
@@ -136,15 +154,16 @@ function formatSnapshotCheck(check: SnapshotCheck): string[] {
   return [`verify: DRIFT in the candidate index snapshot (${formatCount(check.events)} events):`, ...check.differences.map((line) => `  ${line}`)];
 }
 
-async function rebuild(url: string, io: AdminIo, report: Reporter, sql: boolean, json: boolean): Promise<number> {
-  const database = await openDatabase(url, 4);
+async function rebuild(url: string, openLog: LogOpener, io: AdminIo, report: Reporter, sql: boolean, json: boolean): Promise<number> {
+  const database = await openDatabase(url, 4, 'async');
+  const log = await openLog(database.pool).catch(async (error) => { await database.close(); throw error; });
   try {
     const cpu = process.cpuUsage();
-    const result = await rebuildReadModels(database.pool, url, { report: json ? undefined : report, sql });
+    const result = await rebuildReadModels(database.pool, url, log.store, { report: json ? undefined : report, sql });
     // Its CPU is counted apart: the rebuild bench measures the read models' rebuild.
     const used = process.cpuUsage(cpu);
     if (!json) await report({ kind: 'step', message: 'storing a candidate index snapshot replayed from the log' });
-    const snapshot = await remakeCandidateSnapshot(database.pool, database.eventStore);
+    const snapshot = await remakeCandidateSnapshot(database.pool, log.store);
     if (json) {
       // The whole process's, the usage rows thread included: on a busy machine, what the rebuild itself cost.
       io.out(JSON.stringify({ ...result, processCpuSeconds: (used.user + used.system) / 1e6, candidateSnapshot: snapshot }, null, 2));
@@ -161,6 +180,7 @@ async function rebuild(url: string, io: AdminIo, report: Reporter, sql: boolean,
     }
     return EXIT.ok;
   } finally {
+    await log.close();
     await database.close();
   }
 }

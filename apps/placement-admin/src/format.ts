@@ -38,7 +38,7 @@ export function formatTableDiff(diff: TableDiff): string[] {
 
 export function formatStatus(status: Status): string[] {
   const head = status.log.head ? `head at position ${status.log.head.position} (transaction ${status.log.head.commit})` : 'empty';
-  const lines = [`log: ${formatCount(status.log.events)} events, ${head}; readable below transaction ${status.log.readableBelow}`];
+  const lines = [`log: ${formatCount(status.log.events)} events, ${head}`];
   if (!status.schemaReady) lines.push('read models: not created yet (start the server or run `rebuild` once)');
   if (status.pendingMigrations.length > 0 && status.schemaReady) lines.push(`read models: migrations pending: ${status.pendingMigrations.join(', ')}`);
   if (status.rebuildRunning) lines.push('a rebuild is running');

@@ -52,7 +52,7 @@ export interface ProjectionsConfig {
   readonly waitMs: number;
 }
 
-function projections(env: NodeJS.ProcessEnv, log: EventStoreConfig['kind']): ProjectionsConfig {
+export function projections(env: NodeJS.ProcessEnv, log: EventStoreConfig['kind']): ProjectionsConfig {
   // Inline projections run in the append's PostgreSQL transaction, which a KurrentDB append has not.
   const mode = env.PLACEMENT_PROJECTIONS || (log === 'kurrentdb' ? 'async' : 'inline');
   if (mode !== 'inline' && mode !== 'async') throw new ConfigError(`PLACEMENT_PROJECTIONS must be inline or async, not "${mode}"`);
@@ -69,7 +69,7 @@ function projections(env: NodeJS.ProcessEnv, log: EventStoreConfig['kind']): Pro
 
 export type EventStoreConfig = { readonly kind: 'postgres' } | { readonly kind: 'kurrentdb'; readonly url: string };
 
-function eventStore(env: NodeJS.ProcessEnv): EventStoreConfig {
+export function eventStore(env: NodeJS.ProcessEnv): EventStoreConfig {
   const kind = env.PLACEMENT_EVENT_STORE || 'postgres';
   if (kind === 'postgres') return { kind };
   if (kind !== 'kurrentdb') throw new ConfigError(`PLACEMENT_EVENT_STORE must be postgres or kurrentdb, not "${kind}"`);

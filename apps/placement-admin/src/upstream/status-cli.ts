@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Pool } from 'pg';
-import { hasEventLog } from '#event-store/index.js';
+import { hasEventLog, PostgresEventStore } from '#event-store/index.js';
+import { AdminLog, openAdminLog } from '../admin-log.js';
 import { ConfigError, loadConfig } from '#placement-api/config.js';
 import { KeystoneClient } from '#placement-api/platform/auth/keystone-client.js';
 import { PolicyFileError, readPolicyFile } from '#placement-api/platform/policy/policy-file.js';
@@ -52,7 +53,7 @@ async function runChecks(env: NodeJS.ProcessEnv): Promise<Named[]> {
     results.push({ name: 'Configuration', result: { code: CheckCode.Failure, details: `The server would not start: ${error.message}` } });
   }
   if (env.DATABASE_URL) {
-    const { status, logPresent } = await readDatabase(env.DATABASE_URL);
+    const { status, logPresent } = await readDatabase(env.DATABASE_URL, env);
     results.push({ name: 'Database Schema', result: schemaCheck(status, logPresent) });
     results.push({ name: 'Read Models', result: readModelsCheck(status) });
   } else {
@@ -67,11 +68,17 @@ async function runChecks(env: NodeJS.ProcessEnv): Promise<Named[]> {
   return results;
 }
 
-async function readDatabase(url: string): Promise<{ status: Status; logPresent: boolean }> {
+async function readDatabase(url: string, env: NodeJS.ProcessEnv): Promise<{ status: Status; logPresent: boolean }> {
   const pool = new Pool({ connectionString: url, max: 2, options: searchPathOption(READ_MODELS_SCHEMA) });
+  // A configuration the server would refuse is reported by the Configuration check; the database is still described.
+  const fallback: AdminLog = { kind: 'postgres', store: new PostgresEventStore(pool), mode: 'inline', close: async () => undefined };
+  const log = await openAdminLog(env, pool).catch((error) => (error instanceof ConfigError ? fallback : Promise.reject(error)));
   try {
-    return { status: await readStatus(pool), logPresent: await hasEventLog(pool) };
+    // A log kept in KurrentDB has no tables here to look for.
+    const logPresent = log.kind === 'postgres' ? await hasEventLog(pool) : true;
+    return { status: await readStatus(pool, log.store, log.mode), logPresent };
   } finally {
+    await log.close();
     await pool.end();
   }
 }

@@ -7,7 +7,7 @@ const projection = (name: string, lag: number): ProjectionStatus => ({
 });
 
 const current: Status = {
-  log: { events: 3, head: { commit: '10', position: '3' }, readableBelow: '11' },
+  log: { events: 3, head: { commit: '10', position: '3' } },
   projections: [projection('providers', 0), projection('allocations', 0)],
   schemaReady: true, pendingMigrations: [], rebuildRunning: false, leftovers: [],
 };

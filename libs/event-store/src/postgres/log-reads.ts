@@ -1,6 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
 import { GlobalFilter, LogPoint, LogPosition, RecordedEvent, START, StreamRange } from '../port.js';
-import { EVENT_COLUMNS, toRecordedEvent } from './rows.js';
+import { queryEvents, READ_COLUMNS } from './rows.js';
 
 // Nothing is recorded outside these years; PostgreSQL would refuse to read an ISO year beyond them.
 const FIRST_MICROS = (() => {
@@ -44,10 +44,8 @@ export async function readStreamRange(pool: Pool, stream: string, range: StreamR
       AND NOT ${pointCondition(range.until, params, 'x.')} ORDER BY x.revision LIMIT 1), 9223372036854775807)`);
   }
   const limit = range.limit === undefined ? '' : `LIMIT $${params.push(range.limit)}`;
-  const { rows } = await pool.query(
-    `SELECT ${EVENT_COLUMNS} FROM es_events WHERE ${conditions.join(' AND ')}
+  return queryEvents(pool, `SELECT ${READ_COLUMNS} FROM es_events WHERE ${conditions.join(' AND ')}
      ORDER BY revision ${backwards ? 'DESC' : 'ASC'} ${limit}`, params);
-  return rows.map(toRecordedEvent);
 }
 
 /** The filter's conditions, for readAll's statement; `params` already holds its first values. */
@@ -98,7 +96,6 @@ const noLogYet = (error: unknown) => (error as { code?: string }).code === UNDEF
 
 /** Served by the requestId expression index (GET /ledger/audit/request/{id}). */
 export async function readRequest(pool: Pool, requestId: string): Promise<RecordedEvent[]> {
-  const { rows } = await pool.query(
-    `SELECT ${EVENT_COLUMNS} FROM es_events WHERE (metadata->>'requestId') = $1 ORDER BY transaction_id, position`, [requestId]);
-  return rows.map(toRecordedEvent);
+  return queryEvents(pool,
+    `SELECT ${READ_COLUMNS} FROM es_events WHERE (metadata->>'requestId') = $1 ORDER BY es_events.transaction_id, es_events.position`, [requestId]);
 }

@@ -7,7 +7,7 @@ import { EVENT_STORE_SCHEMA } from './event-store-schema.js';
 import { InlineProjector } from './sql-client.js';
 import { countEvents, filterConditions, readHead, readRequest, readStreamRange } from './log-reads.js';
 import { holdAppends } from './hold-appends.js';
-import { EVENT_COLUMNS, toRecordedEvent } from './rows.js';
+import { EVENT_COLUMNS, queryEvents, READ_COLUMNS, toRecordedEvent } from './rows.js';
 import { outcomeInDoubt, resolveCommit } from './commit-outcome.js';
 
 const DEADLOCK = '40P01';
@@ -164,11 +164,7 @@ export class PostgresEventStore implements EventStore {
   }
 
   async readStream(stream: string, fromRevision = 0): Promise<RecordedEvent[]> {
-    const { rows } = await this.pool.query(
-      `SELECT ${EVENT_COLUMNS} FROM es_events WHERE stream_id = $1 AND revision >= $2 ORDER BY revision`,
-      [stream, fromRevision],
-    );
-    return rows.map(toRecordedEvent);
+    return queryEvents(this.pool, `SELECT ${READ_COLUMNS} FROM es_events WHERE stream_id = $1 AND revision >= $2 ORDER BY revision`, [stream, fromRevision]);
   }
 
   readStreamRange(stream: string, range: StreamRange): Promise<RecordedEvent[]> {
@@ -201,7 +197,7 @@ export class PostgresEventStore implements EventStore {
     // pg_stat_activity is read after that snapshot was taken: a writer of this database still in
     // flight for the snapshot may have committed by then and be listed nowhere. So an in-flight
     // transaction counts unless it is seen running in another database; never the other way round.
-    const { rows } = await this.pool.query(
+    return queryEvents(this.pool,
       `WITH horizon AS (
          SELECT COALESCE(
            (SELECT min(x) FROM pg_snapshot_xip(s) AS x
@@ -210,14 +206,13 @@ export class PostgresEventStore implements EventStore {
                WHERE datname IS DISTINCT FROM current_database() AND backend_xid IS NOT NULL)),
            pg_snapshot_xmax(s)) AS below
          FROM pg_current_snapshot() AS s)
-       SELECT ${EVENT_COLUMNS}
+       SELECT ${READ_COLUMNS}
        FROM es_events, horizon
        WHERE transaction_id < horizon.below
          AND (transaction_id, position) > ($1::text::xid8, $2::bigint)${filtered}
-       ORDER BY transaction_id, position LIMIT $3`,
+       ORDER BY es_events.transaction_id, es_events.position LIMIT $3`,
       params,
     );
-    return rows.map(toRecordedEvent);
   }
 
   subscribe(from: LogPosition, handle: (events: RecordedEvent[]) => Promise<void>): Subscription {

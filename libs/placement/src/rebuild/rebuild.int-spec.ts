@@ -56,7 +56,7 @@ describe('rebuild and verify over a synthetic cloud', () => {
 
   it('finds the inline projections\' rows exactly where the in-memory and the SQL replays put them', async () => {
     for (const sql of [false, true]) {
-      const result = await verifyReadModels(db.pool, testDb.url, { sql });
+      const result = await verifyReadModels(db.pool, testDb.url, db.eventStore, { sql });
       expect(result.mode).toBe(sql ? 'sql' : 'memory');
       expect(result.events).toBeGreaterThanOrEqual(2500);
       expect(result.tables.filter(hasDrift)).toEqual([]);
@@ -69,11 +69,11 @@ describe('rebuild and verify over a synthetic cloud', () => {
     expect(before.rm_allocations.length).toBeGreaterThan(50);
     expect(before.rm_usage_hours?.length ?? 1).toBeGreaterThan(0);
     for (const sql of [false, true]) {
-      const result = await rebuildReadModels(db.pool, testDb.url, { sql });
+      const result = await rebuildReadModels(db.pool, testDb.url, db.eventStore, { sql });
       expect(result.mode).toBe(sql ? 'sql' : 'memory');
       expect(await snapshotTables(db.pool)).toEqual(before);
     }
-    const status = await readStatus(db.pool);
+    const status = await readStatus(db.pool, db.eventStore);
     expect(status.projections.map((p) => p.lag)).toEqual(status.projections.map(() => 0));
     expect(status.projections[0].rebuiltEvents).toBe(status.log.events);
     expect(status.projections[0].checkpoint?.position).toBe(status.log.head?.position);
@@ -88,7 +88,7 @@ describe('rebuild and verify over a synthetic cloud', () => {
       RETURNING provider_uuid, resource_class`);
     await db.pool.query(`INSERT INTO rm_provider_traits (provider_uuid, trait) VALUES ('nobody', 'CUSTOM_TRAIT_1')`);
 
-    const drift = await verifyReadModels(db.pool, testDb.url);
+    const drift = await verifyReadModels(db.pool, testDb.url, db.eventStore);
     expect(drift.drift).toBe(true);
     const byTable = Object.fromEntries(drift.tables.filter(hasDrift).map((t) => [t.table, t]));
     expect(Object.keys(byTable).sort()).toEqual(['rm_allocations', 'rm_inventories', 'rm_provider_traits']);
@@ -98,15 +98,15 @@ describe('rebuild and verify over a synthetic cloud', () => {
     }]);
     expect(byTable.rm_provider_traits.extra).toEqual([{ provider_uuid: 'nobody', trait: 'CUSTOM_TRAIT_1' }]);
 
-    await rebuildReadModels(db.pool, testDb.url);
-    expect((await verifyReadModels(db.pool, testDb.url)).drift).toBe(false);
+    await rebuildReadModels(db.pool, testDb.url, db.eventStore);
+    expect((await verifyReadModels(db.pool, testDb.url, db.eventStore)).drift).toBe(false);
   });
 
   it('applies what is appended during the rebuild, before and during the swap', async () => {
     const events: AdminEvent[] = [];
     let writing = true;
     const writer = (async () => { while (writing) await appendMany(20); })();
-    const result = await rebuildReadModels(db.pool, testDb.url, {
+    const result = await rebuildReadModels(db.pool, testDb.url, db.eventStore, {
       report: async (event) => {
         events.push(event);
         // Writes that certainly land after the snapshot, whatever the timing of the loop above.
@@ -117,23 +117,23 @@ describe('rebuild and verify over a synthetic cloud', () => {
     await writer;
     expect(result.caughtUp).toBeGreaterThanOrEqual(200);
     expect(events.some((e) => e.kind === 'caught-up' && e.locked)).toBe(true);
-    expect((await verifyReadModels(db.pool, testDb.url)).tables.filter(hasDrift)).toEqual([]);
+    expect((await verifyReadModels(db.pool, testDb.url, db.eventStore)).tables.filter(hasDrift)).toEqual([]);
   });
 
   it('refuses to swap away a table the migrations do not create, and leaves the read models as they were', async () => {
     await db.pool.query('CREATE TABLE read_models.rm_someone_elses (id int)');
     try {
-      await expect(rebuildReadModels(db.pool, testDb.url)).rejects.toThrow(/rm_someone_elses/);
+      await expect(rebuildReadModels(db.pool, testDb.url, db.eventStore)).rejects.toThrow(/rm_someone_elses/);
       expect((await db.pool.query(`SELECT to_regclass('read_models_next.rm_inventories') AS t`)).rows[0].t).toBeNull();
-      expect((await verifyReadModels(db.pool, testDb.url)).drift).toBe(false);
+      expect((await verifyReadModels(db.pool, testDb.url, db.eventStore)).drift).toBe(false);
     } finally {
       await db.pool.query('DROP TABLE read_models.rm_someone_elses');
     }
   });
 
   it('lets one rebuild run at a time', async () => {
-    const first = rebuildReadModels(db.pool, testDb.url);
-    const second = rebuildReadModels(db.pool, testDb.url);
+    const first = rebuildReadModels(db.pool, testDb.url, db.eventStore);
+    const second = rebuildReadModels(db.pool, testDb.url, db.eventStore);
     const outcomes = await Promise.allSettled([first, second]);
     expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
     expect(String((outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult).reason)).toMatch(/another rebuild/);
@@ -152,11 +152,11 @@ describe('rebuild and verify over a synthetic cloud', () => {
          SELECT transaction_id FROM es_events WHERE type = 'ConsumerAllocationsReplaced' AND revision = 0
           ORDER BY transaction_id DESC OFFSET 20 LIMIT 1)`);
     expect(rowCount).toBeGreaterThan(0);
-    await rebuildReadModels(db.pool, testDb.url, { sql: true });
+    await rebuildReadModels(db.pool, testDb.url, db.eventStore, { sql: true });
     const bySql = await snapshotTables(db.pool);
     expect(new Set(bySql.rm_usage_hours.map((row) => JSON.parse(row)[4])).size).toBeGreaterThan(10);
     const steps: string[] = [];
-    const result = await rebuildReadModels(db.pool, testDb.url, { report: (e) => { if (e.kind === 'step') steps.push(e.message); } });
+    const result = await rebuildReadModels(db.pool, testDb.url, db.eventStore, { report: (e) => { if (e.kind === 'step') steps.push(e.message); } });
     expect(result.mode).toBe('memory');
     expect(steps).toContainEqual(expect.stringMatching(/^1 event\(s\) came after their hour was written/));
     expect(await snapshotTables(db.pool)).toEqual(bySql);

@@ -1,12 +1,11 @@
 import type { Pool, PoolClient } from 'pg';
-import { inTransaction } from '#event-store/index.js';
+import { EventStore, inTransaction } from '#event-store/index.js';
 import { ALL_PROJECTIONS, inlineProjector, Projection } from '#projections/index.js';
 import { READ_MODELS_SCHEMA } from '../persistence/read-model-schema.js';
 import { Reporter, silent } from './admin-events.js';
-import { LogSnapshot } from '#event-store/index.js';
 import { eventsPerSecond } from './progress.js';
 import type { MemoryPlan } from './memory/memory-replays.js';
-import { replayIntoMemory, replayThroughSql } from './replay.js';
+import { describeRange, LogRange, replayIntoMemory, replayThroughSql, wholeLog } from './replay.js';
 import { BulkLoader, CHUNK_ROWS } from './schema/bulk-load.js';
 import { DrainedWriter } from './drained-writer.js';
 import { USAGE_ROWS_TABLES, UsageRowsThread } from './memory/usage-rows.js';
@@ -46,7 +45,7 @@ export const REBUILD_LOCK = "hashtext('placement: rebuild')";
  * against the old tables all along; appends pause only while the last events are applied and
  * the schemas are renamed, in one short transaction.
  */
-export async function rebuildReadModels(pool: Pool, url: string, options: RebuildOptions = {}): Promise<RebuildResult> {
+export async function rebuildReadModels(pool: Pool, url: string, store: EventStore, options: RebuildOptions = {}): Promise<RebuildResult> {
   const report = options.report ?? silent;
   const projections = options.projections ?? ALL_PROJECTIONS;
   const guard = await pool.connect();
@@ -60,20 +59,18 @@ export async function rebuildReadModels(pool: Pool, url: string, options: Rebuil
     const plan = planReplay(projections, await tableShapes(pool, NEXT_SCHEMA), options.sql === true);
     if (plan.kind === 'sql') await report({ kind: 'step', message: `replaying through the projections' SQL: ${plan.reason}` });
     const started = performance.now();
-    const replayed = plan.kind === 'memory'
-      ? await replayWhileWriting(pool, plan, report)
-      : await withClients(pool, async (reader, writer) => {
-        const log = await LogSnapshot.open(reader);
-        await report({ kind: 'step', message: `replaying ${log.total} events of snapshot ${log.snapshot}` });
+    const log = await wholeLog(store);
+    await report({ kind: 'step', message: `replaying ${describeRange(log)}` });
+    const { outcome, rowsWritten, writeSeconds } = plan.kind === 'memory'
+      ? await replayWhileWriting(pool, log, plan, report)
+      : await withWriter(pool, async (writer) => {
         const outcome = await replayThroughSql(log, writer, NEXT_SCHEMA, inlineProjector(projections), report);
-        await log.close();
-        return { outcome, snapshot: log.snapshot, rowsWritten: 0, writeSeconds: 0 };
+        return { outcome, rowsWritten: 0, writeSeconds: 0 };
       });
-    const { outcome, snapshot, rowsWritten, writeSeconds } = replayed;
     const seconds = (performance.now() - started) / 1000;
     const projector = inlineProjector(projections);
-    const caught = await catchUp(pool, NEXT_SCHEMA, snapshot, projector, report);
-    const swap = await swapIn(pool, NEXT_SCHEMA, caught.snapshot, projector, projections, { events: outcome.events, seconds }, report);
+    const caught = await catchUp(pool, store, NEXT_SCHEMA, log.until, projector, report);
+    const swap = await swapIn(pool, store, NEXT_SCHEMA, caught.position, projector, projections, { events: outcome.events, seconds }, report);
     await report({ kind: 'step', message: `dropping the replaced read models` });
     await dropSchema(guard, RETIRED_SCHEMA);
     return {
@@ -95,21 +92,14 @@ export async function rebuildReadModels(pool: Pool, url: string, options: Rebuil
  * their rows, and the server ingests them on its core, while this one replays), then the rest of
  * the rows, the indexes, and what came too late for its rows through the projections' SQL.
  */
-async function replayWhileWriting(pool: Pool, plan: Extract<MemoryPlan, { kind: 'memory' }>, report: Reporter) {
+async function replayWhileWriting(pool: Pool, log: LogRange, plan: Extract<MemoryPlan, { kind: 'memory' }>, report: Reporter) {
   const loader = await BulkLoader.open(pool, NEXT_SCHEMA);
   const thread = UsageRowsThread.start(loader.columnTypes(USAGE_ROWS_TABLES), CHUNK_ROWS);
   try {
     await report({ kind: 'step', message: `usage hours' rows made on ${thread.threaded ? 'a worker thread' : "the replay's thread (no compiled worker)"}` });
     const writer = new DrainedWriter(loader, thread);
-    const replayed = await withReader(pool, async (reader) => {
-      const log = await LogSnapshot.open(reader);
-      await report({ kind: 'step', message: `replaying ${log.total} events of snapshot ${log.snapshot}` });
-      const { memory, outcome } = await replayIntoMemory(log, plan, report, writer);
-      await log.close();
-      return { memory, outcome, snapshot: log.snapshot };
-    });
+    const { memory, outcome } = await replayIntoMemory(log, plan, report, writer);
     const writing = performance.now();
-    const { memory } = replayed;
     await writer.finish(memory);
     // Their indexes (usage hours: the biggest) are built while the other tables are written: a
     // connection starts on them before this thread formats the other tables.
@@ -122,7 +112,7 @@ async function replayWhileWriting(pool: Pool, plan: Extract<MemoryPlan, { kind: 
       return memory.settle(client);
     });
     if (late > 0) await report({ kind: 'step', message: `${late} event(s) came after their hour was written: applied through the projections' SQL` });
-    return { ...replayed, rowsWritten: loader.rowsWritten, writeSeconds: (performance.now() - writing) / 1000 };
+    return { outcome, rowsWritten: loader.rowsWritten, writeSeconds: (performance.now() - writing) / 1000 };
   } catch (error) {
     await loader.abandon();
     throw error;
@@ -131,26 +121,11 @@ async function replayWhileWriting(pool: Pool, plan: Extract<MemoryPlan, { kind: 
   }
 }
 
-/** A connection for the log snapshot's transaction, rolled back if the work fails. */
-async function withReader<T>(pool: Pool, work: (reader: PoolClient) => Promise<T>): Promise<T> {
-  const reader = await pool.connect();
+async function withWriter<T>(pool: Pool, work: (writer: PoolClient) => Promise<T>): Promise<T> {
+  const writer = await pool.connect();
   try {
-    return await work(reader);
-  } catch (error) {
-    await reader.query('ROLLBACK').catch(() => undefined);
-    throw error;
+    return await work(writer);
   } finally {
-    reader.release();
+    writer.release();
   }
-}
-
-async function withClients<T>(pool: Pool, work: (reader: PoolClient, writer: PoolClient) => Promise<T>): Promise<T> {
-  return withReader(pool, async (reader) => {
-    const writer = await pool.connect();
-    try {
-      return await work(reader, writer);
-    } finally {
-      writer.release();
-    }
-  });
 }

@@ -1,12 +1,12 @@
 import { byTransaction } from './replay.js';
 import { MemoryReplaySet } from './memory/memory-replays.js';
 
-const event = (commit: string, type: string) => ({ commit, type, stream: 's', revision: 0, data: {}, recordedAt: new Date(0) });
+const event = (commit: number, type: string) => ({ position: { commit: BigInt(commit), prepare: 0n }, type, stream: 's', revision: 0, data: {}, recordedAt: new Date(0) });
 
 describe('replaying as the inline projector applied', () => {
   it('cuts the log into its writing transactions, in order', () => {
-    const log = [event('1', 'A'), event('1', 'B'), event('2', 'A'), event('3', 'B'), event('3', 'A')];
-    expect(byTransaction(log).map((group) => group.map((e) => `${e.commit}${e.type}`))).toEqual([['1A', '1B'], ['2A'], ['3B', '3A']]);
+    const log = [event(1, 'A'), event(1, 'B'), event(2, 'A'), event(3, 'B'), event(3, 'A')];
+    expect(byTransaction(log).map((group) => group.map((e) => `${e.position.commit}${e.type}`))).toEqual([['1A', '1B'], ['2A'], ['3B', '3A']]);
     expect(byTransaction([])).toEqual([]);
   });
 
@@ -17,7 +17,7 @@ describe('replaying as the inline projector applied', () => {
       { projection: 'first', handles: ['B'], kind, apply: (state: string[], e) => state.push(`first:${e.type}`) },
       { projection: 'second', handles: ['A', 'B'], kind, apply: (state: string[], e) => state.push(`second:${e.type}`) },
     ]);
-    set.applyTransaction([event('1', 'A'), event('1', 'B')]);
+    set.applyTransaction([event(1, 'A'), event(1, 'B')]);
     expect(seen).toEqual(['first:B', 'second:A', 'second:B']);
   });
 });

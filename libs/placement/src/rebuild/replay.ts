@@ -1,7 +1,7 @@
 import type { PoolClient } from 'pg';
-import type { InlineProjector } from '#event-store/index.js';
+import type { EventStore, InlineProjector, LogPosition, RecordedEvent } from '#event-store/index.js';
+import { readLogRange, START } from '#event-store/index.js';
 import type { Reporter } from './admin-events.js';
-import { LogEvent, LogSnapshot, logEventToRecorded as toRecordedEvent } from '#event-store/index.js';
 import { MemoryPlan, MemoryReplaySet } from './memory/memory-replays.js';
 import { ReplayProgress, Throttle } from './progress.js';
 import { quoteIdent } from './schema/schema-admin.js';
@@ -13,20 +13,38 @@ const SQL_BATCH_EVENTS = 1_000;
 export interface ReplayOutcome {
   readonly events: number;
   readonly seconds: number;
-  readonly last: { readonly commit: string; readonly position: string } | null;
 }
+
+/** The part of the log a replay reads, through the event store port: after `from`, up to `until`. */
+export interface LogRange {
+  readonly store: EventStore;
+  readonly from: LogPosition;
+  readonly until: LogPosition;
+  /** How many events that is, for the progress reports. */
+  readonly total: number;
+}
+
+/** The log from its start up to its head now. */
+export async function wholeLog(store: EventStore): Promise<LogRange> {
+  const until = await store.head();
+  return { store, from: START, until, total: await store.countEvents(START, until) };
+}
+
+export const describeRange = (range: LogRange) => `${range.total} events up to position ${range.until.commit}/${range.until.prepare}`;
 
 /** Runs a batch loop with progress reports (at most one a second, and a final one). */
 async function replayLoop(
-  snapshot: LogSnapshot, size: number, withMetadata: boolean, report: Reporter,
-  apply: (batch: LogEvent[]) => void | Promise<void>,
+  range: LogRange, size: number, report: Reporter,
+  apply: (batch: RecordedEvent[]) => void | Promise<void>,
 ): Promise<ReplayOutcome> {
   const started = performance.now();
   const throttle = new Throttle(1000);
   let events = 0;
-  let last: LogEvent | null = null;
-  const progress = (): ReplayProgress => ({ done: events, total: snapshot.total, seconds: (performance.now() - started) / 1000, position: last?.position ?? null });
-  for await (const batch of snapshot.batches(size, withMetadata)) {
+  let last: RecordedEvent | null = null;
+  const progress = (): ReplayProgress => ({
+    done: events, total: range.total, seconds: (performance.now() - started) / 1000, position: last ? String(last.position.prepare) : null,
+  });
+  for await (const batch of readLogRange(range.store, range.from, range.until, size)) {
     await apply(batch);
     events += batch.length;
     last = batch[batch.length - 1];
@@ -34,7 +52,7 @@ async function replayLoop(
   }
   const done = progress();
   await report({ kind: 'replay', progress: done, final: true });
-  return { events, seconds: done.seconds, last: last && { commit: last.commit, position: last.position } };
+  return { events, seconds: done.seconds };
 }
 
 /** What a replay into memory does with the rows final before the end of the log. */
@@ -50,13 +68,13 @@ export interface Draining {
  * log are handed to it after each batch and forgotten; the rest are written at the end.
  */
 export async function replayIntoMemory(
-  snapshot: LogSnapshot, plan: Extract<MemoryPlan, { kind: 'memory' }>, report: Reporter, draining?: Draining,
+  range: LogRange, plan: Extract<MemoryPlan, { kind: 'memory' }>, report: Reporter, draining?: Draining,
 ): Promise<{ memory: MemoryReplaySet; outcome: ReplayOutcome }> {
   const memory = plan.create();
   if (draining) memory.drainAsYouGo(draining.hoursApart);
   // A transaction's events may straddle two batches: its tail waits for the next one.
-  let pending: LogEvent[] = [];
-  const outcome = await replayLoop(snapshot, BATCH_EVENTS, false, report, async (batch) => {
+  let pending: RecordedEvent[] = [];
+  const outcome = await replayLoop(range, BATCH_EVENTS, report, async (batch) => {
     const groups = byTransaction([...pending, ...batch]);
     pending = groups.pop() ?? [];
     for (const group of groups) memory.applyTransaction(group);
@@ -68,9 +86,9 @@ export async function replayIntoMemory(
 
 /** The general way: each projection's own SQL, a transaction per batch, into `schema`. */
 export async function replayThroughSql(
-  snapshot: LogSnapshot, writer: PoolClient, schema: string, projector: InlineProjector, report: Reporter,
+  range: LogRange, writer: PoolClient, schema: string, projector: InlineProjector, report: Reporter,
 ): Promise<ReplayOutcome> {
-  const apply = async (events: LogEvent[]) => {
+  const apply = async (events: RecordedEvent[]) => {
     await writer.query('BEGIN');
     try {
       await applyWithSql(writer, schema, projector, events);
@@ -80,8 +98,8 @@ export async function replayThroughSql(
       throw error;
     }
   };
-  let pending: LogEvent[] = [];
-  const outcome = await replayLoop(snapshot, SQL_BATCH_EVENTS, true, report, async (batch) => {
+  let pending: RecordedEvent[] = [];
+  const outcome = await replayLoop(range, SQL_BATCH_EVENTS, report, async (batch) => {
     const groups = byTransaction([...pending, ...batch]);
     pending = groups.pop() ?? [];
     if (groups.length > 0) await apply(groups.flat());
@@ -95,17 +113,17 @@ export async function replayThroughSql(
  * projector sees one logged transaction at a time, as it saw it on the append: it applies a
  * call's events projection by projection, so a call spanning transactions would reorder them.
  */
-export async function applyWithSql(client: PoolClient, schema: string, projector: InlineProjector, events: readonly LogEvent[]): Promise<void> {
+export async function applyWithSql(client: PoolClient, schema: string, projector: InlineProjector, events: readonly RecordedEvent[]): Promise<void> {
   await client.query(`SET LOCAL search_path = ${quoteIdent(schema)}, public`);
-  for (const group of byTransaction(events)) await projector(client, group.map(toRecordedEvent));
+  for (const group of byTransaction(events)) await projector(client, group);
 }
 
-/** Consecutive events of the same writing transaction, in order. */
-export function byTransaction<E extends { readonly commit: string }>(events: readonly E[]): E[][] {
+/** Consecutive events of the same append (one commit of the log), in order. */
+export function byTransaction<E extends { readonly position: LogPosition }>(events: readonly E[]): E[][] {
   const groups: E[][] = [];
   for (const event of events) {
     const last = groups[groups.length - 1];
-    if (last && last[0].commit === event.commit) last.push(event);
+    if (last && last[0].position.commit === event.position.commit) last.push(event);
     else groups.push([event]);
   }
   return groups;

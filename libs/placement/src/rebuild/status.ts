@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
-import { countEvents, countEventsAfter, hasEventLog, readHeadIn } from '#event-store/index.js';
+import { comparePositions, EventStore, LogPosition, START } from '#event-store/index.js';
 import { ALL_PROJECTIONS, MIGRATIONS, Projection } from '#projections/index.js';
 import { READ_MODELS_SCHEMA } from '../persistence/read-model-schema.js';
 import { REBUILD_LOCK } from './rebuild.js';
@@ -8,14 +8,12 @@ export interface LogStatus {
   readonly events: number;
   /** The newest committed event (global order), or null for an empty log. */
   readonly head: { readonly commit: string; readonly position: string } | null;
-  /** Transactions below this id have all finished: readers in the global order see up to here. */
-  readonly readableBelow: string;
 }
 
 export interface ProjectionStatus {
   readonly name: string;
-  /** inline: applied in the append's own transaction. */
-  readonly mode: 'inline';
+  /** inline: applied in the append's own transaction; async: by a projector following the log. */
+  readonly mode: 'inline' | 'async';
   readonly checkpoint: { readonly commit: string; readonly position: string } | null;
   /** Committed events after the checkpoint. */
   readonly lag: number;
@@ -35,14 +33,46 @@ export interface Status {
   readonly leftovers: readonly string[];
 }
 
-/** Read-only: what the log holds and how far each projection has applied it. */
-export async function readStatus(pool: Pool, projections: readonly Projection[] = ALL_PROJECTIONS): Promise<Status> {
-  // One snapshot for every read: a write committed between the head and the lag counts would
-  // otherwise show a projection behind the head this same report prints.
+/**
+ * Read-only: what the log holds (through the event store port) and how far each projection has
+ * applied it. The checkpoints are read before the head, so none is ever shown past it.
+ */
+export async function readStatus(
+  pool: Pool, store: EventStore, mode: 'inline' | 'async' = 'inline', projections: readonly Projection[] = ALL_PROJECTIONS,
+): Promise<Status> {
+  const models = await readModelsStatus(pool, projections);
+  const head = await store.head();
+  const events = await store.countEvents(START, head);
+  const log: LogStatus = { events, head: events === 0 ? null : { commit: head.commit.toString(), position: head.prepare.toString() } };
+  const lagOf = async (at: LogPosition | null) => (at === null ? events : comparePositions(at, head) >= 0 ? 0 : store.countEvents(at, head));
+  const rows = await Promise.all(projections.map(async (projection) => {
+    const row = models.checkpoints.get(projection.name);
+    const at = row && row.commit !== '0' ? { commit: BigInt(row.commit), prepare: BigInt(row.position) } : null;
+    return { projection, row, at, lag: row ? await lagOf(at) : events };
+  }));
+  const { checkpoints: _, ...rest } = models;
+  return {
+    log,
+    ...rest,
+    projections: models.schemaReady ? rows.map(({ projection, row, at, lag }) => ({
+      name: projection.name,
+      mode,
+      checkpoint: at && { commit: row.commit, position: row.position },
+      lag,
+      updatedAt: row?.updated_at ?? null,
+      rebuiltAt: row?.rebuilt_at ?? null,
+      rebuiltEvents: row?.rebuilt_events === null || row?.rebuilt_events === undefined ? null : Number(row.rebuilt_events),
+      rebuildSeconds: row?.rebuild_seconds ?? null,
+    })) : [],
+  };
+}
+
+/** The read models' side, in one snapshot of them. */
+async function readModelsStatus(pool: Pool, projections: readonly Projection[]) {
   const client = await pool.connect();
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    const status = await readStatusIn(client, projections);
+    const status = await readModelsIn(client, projections);
     await client.query('COMMIT');
     return status;
   } catch (error) {
@@ -53,18 +83,17 @@ export async function readStatus(pool: Pool, projections: readonly Projection[] 
   }
 }
 
-async function readStatusIn(pool: PoolClient, projections: readonly Projection[]): Promise<Status> {
-  const { present, ...log } = await readLog(pool);
+async function readModelsIn(pool: PoolClient, projections: readonly Projection[]) {
   const schemas = (await pool.query<{ nspname: string }>(
     `SELECT nspname FROM pg_namespace WHERE nspname = $1 OR nspname LIKE 'read\\_models\\_%' ORDER BY 1`, [READ_MODELS_SCHEMA])).rows.map((r) => r.nspname);
-  const rebuildRunning = (await pool.query(
+  const rebuildRunning: boolean = (await pool.query(
     `SELECT EXISTS (SELECT 1 FROM pg_locks l, (SELECT ${REBUILD_LOCK}::bigint AS k) h
        WHERE l.locktype = 'advisory' AND l.objsubid = 1 AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
          AND l.classid::bigint = ((h.k >> 32) & 4294967295) AND l.objid::bigint = (h.k & 4294967295)) AS running`)).rows[0].running;
   const leftovers = schemas.filter((name) => name !== READ_MODELS_SCHEMA);
   const schemaReady = schemas.includes(READ_MODELS_SCHEMA) && await hasTable(pool, 'rm_projection_checkpoints');
   if (!schemaReady) {
-    return { log, projections: [], schemaReady, pendingMigrations: MIGRATIONS.map((m) => m.name), rebuildRunning, leftovers };
+    return { schemaReady, pendingMigrations: MIGRATIONS.map((m) => m.name), rebuildRunning, leftovers, checkpoints: new Map<string, any>() };
   }
   const applied = new Set((await pool.query<{ name: string }>(`SELECT name FROM ${READ_MODELS_SCHEMA}.rm_migrations`)).rows.map((r) => r.name));
   const { rows } = await pool.query(
@@ -72,35 +101,13 @@ async function readStatusIn(pool: PoolClient, projections: readonly Projection[]
             c.rebuilt_events, c.rebuild_seconds
      FROM ${READ_MODELS_SCHEMA}.rm_projection_checkpoints c WHERE c.projection = ANY($1::text[])`,
     [projections.map((p) => p.name)]);
-  const lags = present ? await countEventsAfter(pool, rows.map((row) => ({ commit: row.commit, position: row.position }))) : rows.map(() => 0);
-  const byName = new Map(rows.map((row, i) => [row.projection as string, { ...row, lag: lags[i] }]));
   return {
-    log,
     schemaReady,
     pendingMigrations: MIGRATIONS.map((m) => m.name).filter((name) => !applied.has(name)),
     rebuildRunning,
     leftovers,
-    projections: projections.map((projection) => {
-      const row = byName.get(projection.name);
-      return {
-        name: projection.name,
-        mode: 'inline',
-        checkpoint: row && row.commit !== '0' ? { commit: row.commit, position: row.position } : null,
-        lag: row ? Number(row.lag) : log.events,
-        updatedAt: row?.updated_at ?? null,
-        rebuiltAt: row?.rebuilt_at ?? null,
-        rebuiltEvents: row?.rebuilt_events === null || row?.rebuilt_events === undefined ? null : Number(row.rebuilt_events),
-        rebuildSeconds: row?.rebuild_seconds ?? null,
-      };
-    }),
+    checkpoints: new Map<string, any>(rows.map((row) => [row.projection as string, row])),
   };
-}
-
-async function readLog(pool: PoolClient): Promise<LogStatus & { present: boolean }> {
-  const readable = (await pool.query('SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS readable')).rows[0].readable;
-  // A database no server has started on: no log yet, which is an answer, not an error.
-  if (!(await hasEventLog(pool))) return { events: 0, head: null, readableBelow: readable, present: false };
-  return { events: await countEvents(pool), head: await readHeadIn(pool), readableBelow: readable, present: true };
 }
 
 async function hasTable(pool: PoolClient, table: string): Promise<boolean> {

@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
-import { currentSnapshot, InlineProjector, lockAppends, readEventsNotIn, readHeadIn } from '#event-store/index.js';
+import { AppendsBusy, comparePositions, EventStore, InlineProjector, LogPosition, readLogRange, RecordedEvent } from '#event-store/index.js';
 import type { Projection } from '#projections/runner/projection.js';
 import { READ_MODELS_SCHEMA, SCHEMA_LOCK } from '../persistence/read-model-schema.js';
 import { Reporter } from './admin-events.js';
@@ -13,29 +13,33 @@ const LOCK_TIMEOUT = '2s';
 const LOCK_ATTEMPTS = 10;
 const LOCK_NOT_AVAILABLE = '55P03';
 
+/** The log after `from` up to `until`, whole: a catch-up applies it in one transaction, its appends never split. */
+async function eventsBetween(store: EventStore, from: LogPosition, until: LogPosition): Promise<RecordedEvent[]> {
+  const events: RecordedEvent[] = [];
+  for await (const batch of readLogRange(store, from, until, 2_000)) events.push(...batch);
+  return events;
+}
+
 /**
- * Applies what was committed since `snapshot`, with appends running, until little is left: the
- * swap then holds appends back only for that little.
+ * Applies what was appended since `from`, with appends running, until little is left: the
+ * swap then holds appends back only for that little. Returns where the new tables stand.
  */
-export async function catchUp(pool: Pool, schema: string, snapshot: string, projector: InlineProjector, report: Reporter) {
+export async function catchUp(pool: Pool, store: EventStore, schema: string, from: LogPosition, projector: InlineProjector, report: Reporter) {
   const client = await pool.connect();
-  let current = snapshot;
+  let position = from;
   let total = 0;
   try {
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const started = performance.now();
-      const events = await inTransaction(client, 'BEGIN ISOLATION LEVEL REPEATABLE READ', async () => {
-        const next = await currentSnapshot(client);
-        const found = await readEventsNotIn(client, current);
-        await applyWithSql(client, schema, projector, found);
-        current = next;
-        return found.length;
-      });
-      total += events;
-      await report({ kind: 'caught-up', events, locked: false, seconds: (performance.now() - started) / 1000 });
-      if (events < SMALL_ENOUGH) break;
+      const head = await store.head();
+      const found = await eventsBetween(store, position, head);
+      await inTransaction(client, 'BEGIN', () => applyWithSql(client, schema, projector, found));
+      if (comparePositions(head, position) > 0) position = head;
+      total += found.length;
+      await report({ kind: 'caught-up', events: found.length, locked: false, seconds: (performance.now() - started) / 1000 });
+      if (found.length < SMALL_ENOUGH) break;
     }
-    return { snapshot: current, events: total };
+    return { position, events: total };
   } finally {
     client.release();
   }
@@ -47,38 +51,40 @@ export interface RebuildStats {
 }
 
 /**
- * One short transaction: appends are held back (lockAppends), the last
- * events are applied, the checkpoints set to the log's head and the schemas renamed. Readers
- * never wait: a query resolves its table names when it starts, in whichever schema is
- * read_models then. A lock that cannot be had quickly is given up and tried again, so that
- * appends never queue long behind it.
+ * One short moment with the log standing still (holdAppends: where appends write the read
+ * models inline, they wait) and an asynchronous projector's next batch waiting for the live
+ * checkpoints: the last events are applied, the checkpoints set to the log's head and the
+ * schemas renamed, in one transaction. Readers never wait: a query resolves its table names
+ * when it starts, in whichever schema is read_models then. A lock that cannot be had quickly is
+ * given up and tried again, so that appends never queue long behind it.
  */
 export async function swapIn(
-  pool: Pool, schema: string, snapshot: string, projector: InlineProjector, projections: readonly Projection[],
+  pool: Pool, store: EventStore, schema: string, from: LogPosition, projector: InlineProjector, projections: readonly Projection[],
   stats: RebuildStats, report: Reporter,
 ): Promise<{ events: number; lockedMs: number }> {
   const client = await pool.connect();
   try {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await inTransaction(client, 'BEGIN', async () => {
+        return await store.holdAppends((head) => inTransaction(client, 'BEGIN', async () => {
+          const locked = performance.now();
           await client.query(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`);
           // A server starting now would run migrations on the schema being renamed: it waits.
           await client.query(`SELECT pg_advisory_xact_lock(${SCHEMA_LOCK})`);
-          await lockAppends(client);
-          const locked = performance.now();
-          const events = await readEventsNotIn(client, snapshot);
+          await client.query(`LOCK TABLE ${qualified(READ_MODELS_SCHEMA, 'rm_projection_checkpoints')} IN EXCLUSIVE MODE`);
+          const events = await eventsBetween(store, from, head);
           await applyWithSql(client, schema, projector, events);
-          await setCheckpoints(client, schema, projections, stats);
+          await setCheckpoints(client, schema, projections, head, stats);
           await refuseStrangers(client, schema);
           await client.query(`ALTER SCHEMA ${quoteIdent(READ_MODELS_SCHEMA)} RENAME TO ${quoteIdent(RETIRED_SCHEMA)}`);
           await client.query(`ALTER SCHEMA ${quoteIdent(schema)} RENAME TO ${quoteIdent(READ_MODELS_SCHEMA)}`);
           const lockedMs = performance.now() - locked;
           await report({ kind: 'caught-up', events: events.length, locked: true, seconds: lockedMs / 1000 });
           return { events: events.length, lockedMs };
-        });
+        }));
       } catch (error) {
-        if ((error as { code?: string }).code !== LOCK_NOT_AVAILABLE || attempt >= LOCK_ATTEMPTS) throw error;
+        const busy = error instanceof AppendsBusy || (error as { code?: string }).code === LOCK_NOT_AVAILABLE;
+        if (!busy || attempt >= LOCK_ATTEMPTS) throw error;
         await report({ kind: 'step', message: `could not hold appends back (or lock the schema) within ${LOCK_TIMEOUT}; trying the swap again` });
       }
     }
@@ -87,14 +93,17 @@ export async function swapIn(
   }
 }
 
-/** Every event of the log is in the new tables now: the checkpoints stand at its head. */
-async function setCheckpoints(client: PoolClient, schema: string, projections: readonly Projection[], stats: RebuildStats) {
-  const head = (await readHeadIn(client)) ?? { commit: '0', position: '0' };
+/**
+ * Every event of the log up to `head` is in the new tables now: the checkpoints stand there. An
+ * asynchronous projector that was behind it skips what they already hold; one ahead of it reads
+ * again from them.
+ */
+async function setCheckpoints(client: PoolClient, schema: string, projections: readonly Projection[], head: LogPosition, stats: RebuildStats) {
   await client.query(
     `UPDATE ${qualified(schema, 'rm_projection_checkpoints')} SET commit_xid = $1::text::xid8, position = $2, updated_at = now(),
        rebuilt_at = now(), rebuilt_events = $3, rebuild_seconds = $4
      WHERE projection = ANY($5::text[])`,
-    [head.commit, head.position, stats.events, stats.seconds, projections.map((projection) => projection.name)]);
+    [head.commit.toString(), head.prepare.toString(), stats.events, stats.seconds, projections.map((projection) => projection.name)]);
 }
 
 /** Something in read_models that the migrations do not create would be lost by the swap: stop instead. */

@@ -4,11 +4,11 @@ import { ALL_PROJECTIONS, inlineProjector, Projection } from '#projections/index
 import { READ_MODELS_SCHEMA } from '../persistence/read-model-schema.js';
 import { Reporter, silent } from './admin-events.js';
 import { comparable } from './comparison-rules.js';
-import { EventStore, LogSnapshot, PostgresEventStore } from '#event-store/index.js';
+import { EventStore, LogPosition, START } from '#event-store/index.js';
 import { CACHE_TABLES } from '../ledger/snapshots/snapshot-store.js';
 import { SnapshotCheck, verifySnapshots } from '../ledger/snapshots/verify-snapshots.js';
 import { TableRows, withStandardNames } from './memory/table-rows.js';
-import { replayIntoMemory, replayThroughSql } from './replay.js';
+import { describeRange, LogRange, replayIntoMemory, replayThroughSql } from './replay.js';
 import { diffTable, hasDrift, TableComparison, TableDiff } from './row-diff.js';
 import { dropSchema, qualified, quoteIdent, TableShape, tableShapes } from './schema/schema-admin.js';
 import { readTable } from './schema/table-reader.js';
@@ -18,8 +18,11 @@ export interface VerifyOptions {
   readonly report?: Reporter;
   readonly sql?: boolean;
   readonly projections?: readonly Projection[];
-  /** Where stream snapshots are checked against the log: the PostgreSQL log of `pool` unless given. */
-  readonly store?: EventStore;
+  /**
+   * How the read models are written: inline, in each append's transaction (the log in this
+   * PostgreSQL), or async, by a projector that records in them how far it has come.
+   */
+  readonly mode?: 'inline' | 'async';
 }
 
 export interface VerifyResult {
@@ -35,20 +38,21 @@ export interface VerifyResult {
 }
 
 /**
- * Replays the log as one snapshot sees it and compares the result with the live read models
- * read in that same snapshot, so concurrent appends never show up as drift. Changes nothing.
+ * Takes one snapshot of the live read models, replays the log up to exactly the position they
+ * stand at, and compares the two, so concurrent appends never show up as drift. Changes nothing.
  */
-export async function verifyReadModels(pool: Pool, url: string, options: VerifyOptions = {}): Promise<VerifyResult> {
+export async function verifyReadModels(pool: Pool, url: string, store: EventStore, options: VerifyOptions = {}): Promise<VerifyResult> {
   const report = options.report ?? silent;
   const projections = options.projections ?? ALL_PROJECTIONS;
   const started = performance.now();
   const reader = await pool.connect();
   try {
-    const log = await LogSnapshot.open(reader);
+    const until = await openLiveSnapshot(reader, store, options.mode ?? 'inline', projections);
+    const log: LogRange = { store, from: START, until, total: await store.countEvents(START, until) };
     const live = new Map((await tableShapes(reader, READ_MODELS_SCHEMA)).filter((shape) => !CACHE_TABLES.includes(shape.table))
       .map((shape) => [shape.table, shape]));
     const plan = planReplay(projections, [...live.values()], options.sql === true);
-    await report({ kind: 'step', message: `replaying ${log.total} events of snapshot ${log.snapshot}` });
+    await report({ kind: 'step', message: `replaying ${describeRange(log)}` });
     let expected: TableRows[];
     let events: number;
     if (plan.kind === 'memory') {
@@ -68,10 +72,10 @@ export async function verifyReadModels(pool: Pool, url: string, options: VerifyO
       // Let the garbage collector have each table once compared: a big log's rows fill the heap twice over.
       (expected as (TableRows | null)[])[i] = null;
     }
-    await log.close();
+    await reader.query('COMMIT');
     const checked = new Set(tables.map((table) => table.table));
     await report({ kind: 'step', message: 'checking the as_of stream snapshots against the log' });
-    const snapshots = await verifySnapshots(pool, options.store ?? new PostgresEventStore(pool));
+    const snapshots = await verifySnapshots(pool, store);
     return {
       mode: plan.kind, events, seconds: (performance.now() - started) / 1000, tables,
       unchecked: [...live.keys()].filter((table) => !checked.has(table)), snapshots,
@@ -83,6 +87,28 @@ export async function verifyReadModels(pool: Pool, url: string, options: VerifyO
   } finally {
     reader.release();
   }
+}
+
+/**
+ * Begins the reader's snapshot of the read models and says which log position it shows. Inline
+ * projections commit with their appends: with appends held, the snapshot shows the log up to the
+ * head exactly. A projector commits its checkpoints with its rows: the snapshot shows the log up
+ * to the checkpoints it holds, which must then agree.
+ */
+async function openLiveSnapshot(reader: PoolClient, store: EventStore, mode: 'inline' | 'async', projections: readonly Projection[]): Promise<LogPosition> {
+  const begin = async () => {
+    await reader.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    // The snapshot is taken by the transaction's first statement, not by BEGIN.
+    return reader.query<{ commit: string; position: string }>(
+      `SELECT DISTINCT commit_xid::text AS commit, position::text AS position FROM ${qualified(READ_MODELS_SCHEMA, 'rm_projection_checkpoints')}
+       WHERE projection = ANY($1::text[])`, [projections.map((projection) => projection.name)]);
+  };
+  if (mode === 'inline') return store.holdAppends(async (head) => { await begin(); return head; });
+  const { rows } = await begin();
+  if (rows.length !== 1) {
+    throw new Error('the projections stand at different checkpoints (one is catching up); verify again once the projector has caught up');
+  }
+  return { commit: BigInt(rows[0].commit), prepare: BigInt(rows[0].position) };
 }
 
 /** Streams the live table through a cursor against the expected rows; whole only where ranks need every row. */
@@ -107,7 +133,7 @@ async function standardTraitTimes(reader: PoolClient): Promise<Map<string, Date 
 }
 
 /** The projections' SQL into a throw-away schema of this run's own, read back and dropped. */
-async function replayInScratch(pool: Pool, url: string, log: LogSnapshot, projections: readonly Projection[], report: Reporter) {
+async function replayInScratch(pool: Pool, url: string, log: LogRange, projections: readonly Projection[], report: Reporter) {
   const scratch = `read_models_verify_${randomUUID().slice(0, 8)}`;
   const writer = await pool.connect();
   try {

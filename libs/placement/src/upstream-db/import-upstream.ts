@@ -83,7 +83,7 @@ export async function importUpstream(pool: Pool, targetUrl: string, store: Event
   }
   await appendPlan(store, plan, options.say);
   options.say('making the read models from the imported log');
-  await rebuildReadModels(pool, targetUrl, { report: options.report });
+  await rebuildReadModels(pool, targetUrl, store, { report: options.report });
   const seconds = (performance.now() - started) / 1000;
   options.say(`imported ${plan.events} events in ${seconds.toFixed(1)} s`);
   return { rows, events: plan.events, streams, seconds, written: true };
