@@ -1,3 +1,4 @@
+import type { EventStore } from '#event-store/index.js';
 import { createApp, RunningApp } from '#placement-api/bootstrap.js';
 import { loadConfig } from '#placement-api/config.js';
 import { createTestDatabase, TestDatabase } from './database.js';
@@ -30,6 +31,8 @@ export interface TestApp {
   /** The test's own database, for tools that connect themselves (the admin CLI). */
   readonly databaseUrl: string;
   readonly running: RunningApp;
+  /** The log the app was given when it is kept outside PostgreSQL (the in-memory KurrentDB), for tools that read it themselves. */
+  readonly externalLog?: EventStore;
   request(method: string, path: string, options?: RequestOptions): Promise<Reply>;
   close(): Promise<void>;
 }
@@ -43,7 +46,8 @@ export async function startTestApp(env: Record<string, string> = {}, log: LogSto
   const kurrent = log === 'kurrentdb'
     ? { PLACEMENT_EVENT_STORE: 'kurrentdb', PLACEMENT_KURRENTDB_URL: 'kurrentdb://127.0.0.1:2113?tls=false' } : {};
   const config = loadConfig({ PLACEMENT_AUTH_STRATEGY: 'noauth2', PORT: '0', ...kurrent, ...env });
-  const running = await createApp(config, db.url, false, log === 'kurrentdb' ? await inMemoryKurrentLog() : undefined);
+  const externalLog = log === 'kurrentdb' ? await inMemoryKurrentLog() : undefined;
+  const running = await createApp(config, db.url, false, externalLog);
   await running.app.listen(0, '127.0.0.1');
   const address = running.app.getHttpServer().address() as { port: number };
   const baseUrl = `http://127.0.0.1:${address.port}`;
@@ -51,6 +55,7 @@ export async function startTestApp(env: Record<string, string> = {}, log: LogSto
     baseUrl,
     databaseUrl: db.url,
     running,
+    externalLog,
     async request(method, path, options = {}) {
       const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
       if (options.token !== null) headers['x-auth-token'] = options.token ?? 'admin';
