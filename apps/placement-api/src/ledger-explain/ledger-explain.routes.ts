@@ -13,7 +13,6 @@ export const LEDGER_EXPLAIN_ROUTES: readonly ExtraRoute[] = [
       200: json('groups[].steps, search, candidates, provider'),
       400: json('a malformed parameter, as GET /allocation_candidates answers, or a bad provider or as_of'),
       403: json('placement:ledger:read denies the caller'),
-      501: json('as_of with the log in KurrentDB'),
     },
   },
 ];
