@@ -43,6 +43,15 @@ function rebuildAsOperator(databaseUrl: string): Promise<RebuildResult & { proce
   }));
 }
 
+/** What the log costs on disk: its tables with their indexes and TOAST, per event. */
+async function bytesPerEvent(client: Client, events: number): Promise<string> {
+  const { rows: [sizes] } = await client.query(`SELECT pg_table_size('es_events') AS rows, pg_indexes_size('es_events') AS indexes,
+    pg_total_relation_size('es_streams') AS streams`);
+  const [rows, indexes, streams] = [Number(sizes.rows), Number(sizes.indexes), Number(sizes.streams)];
+  return `log on disk: ${formatCount((rows + indexes + streams) / events)} bytes per event (rows ${formatCount(rows / events)}, `
+    + `indexes ${formatCount(indexes / events)}, streams' heads ${formatCount(streams / events)}; ${formatCount((rows + indexes + streams) / 1048576)} MB)`;
+}
+
 async function main() {
   const { events, verify, keep } = parseArgs(process.argv.slice(2));
   const name = `pl_bench_rebuild_${randomUUID().replace(/-/g, '').slice(0, 8)}`;
@@ -59,8 +68,9 @@ async function main() {
     let started = performance.now();
     const written = await writeLog(client, { events });
     await client.query('ANALYZE es_events');
-    await client.end();
     print(`log: ${formatCount(written)} events written in ${formatDuration((performance.now() - started) / 1000)} (database ${name})`);
+    print(await bytesPerEvent(client, written));
+    await client.end();
 
     const result = await rebuildAsOperator(url.toString());
     // On a shared machine the wall clock also counts other work; the process's own CPU time does not.
