@@ -1,9 +1,10 @@
 /**
- * npm run bench:large [-- flat-100000 ironic-50000] [--scale F]
+ * npm run bench:large [-- flat-100000 ironic-50000] [--scale F] [--keep]
  * Clouds beyond the gate's shapes (issue 14): each is built as an upstream Placement database,
  * imported as an operator would (`placement-admin import`), served by the built server, and its
  * queries timed by one client on a new connection per request, with the server's CPU per request.
- * --scale 0.1 builds a tenth of each cloud, for a quick look.
+ * --scale 0.1 builds a tenth of each cloud, for a quick look; --keep leaves each database for
+ * another look (its name is printed).
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -46,7 +47,7 @@ async function importCloud(cloud: LargeCloud, targetUrl: string): Promise<number
   }
 }
 
-async function benchCloud(cloud: LargeCloud): Promise<void> {
+async function benchCloud(cloud: LargeCloud, keep: boolean): Promise<void> {
   process.stdout.write(`\n== ${cloud.name}: ${cloud.description}\n`);
   const admin = new Client({ connectionString: ADMIN_URL });
   await admin.connect();
@@ -76,7 +77,8 @@ async function benchCloud(cloud: LargeCloud): Promise<void> {
       await server.stop();
     }
   } finally {
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    if (keep) process.stdout.write(`  kept database ${name}\n`);
+    else await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await admin.end();
   }
 }
@@ -88,7 +90,7 @@ async function main(): Promise<void> {
   const named = argv.filter((a, i) => !a.startsWith('--') && (scaleAt < 0 || i !== scaleAt + 1));
   for (const name of named.length > 0 ? named : Object.keys(CLOUDS)) {
     if (!CLOUDS[name]) throw new Error(`unknown cloud ${name}; known: ${Object.keys(CLOUDS).join(', ')}`);
-    await benchCloud(CLOUDS[name](scale));
+    await benchCloud(CLOUDS[name](scale), argv.includes('--keep'));
   }
 }
 

@@ -39,21 +39,23 @@ class ResourcesText {
 }
 
 /**
- * The text of a one-provider candidate depends only on the provider, the group's resources and
- * suffix and the shape, so repeated queries (the scheduler's) reuse it: one entry per provider.
+ * The bytes of a one-provider candidate depend only on the provider, the group's resources and
+ * suffix and the shape, so repeated queries (the scheduler's) reuse them: one entry per provider,
+ * checked field by field (no key is built per candidate), copied into the answer as bytes.
  */
-const oneProviderTexts = new WeakMap<ProviderNode, { key: string; text: string }>();
+interface OneProviderBytes { readonly shape: string; readonly suffix: string; readonly resources: string; readonly bytes: Buffer }
+const oneProviderBytes = new WeakMap<ProviderNode, OneProviderBytes>();
 
-function oneProviderText(candidate: OneProviderCandidate, shape: Shape, texts: ResourcesText, shapeKey: string): string {
+function oneProviderRequest(candidate: OneProviderCandidate, shape: Shape, texts: ResourcesText, shapeKey: string): Buffer {
   const resources = texts.of(candidate.resources);
-  const key = `${shapeKey}|${candidate.suffix}|${resources}`;
-  const hit = oneProviderTexts.get(candidate.provider);
-  if (hit && hit.key === key) return hit.text;
+  const hit = oneProviderBytes.get(candidate.provider);
+  if (hit && hit.shape === shapeKey && hit.suffix === candidate.suffix && hit.resources === resources) return hit.bytes;
   const out = new AsciiWriter(256);
   writeRequest(out, candidate, shape, texts);
-  const text = out.done().toString('latin1');
-  oneProviderTexts.set(candidate.provider, { key, text });
-  return text;
+  // Copied out of the writer's larger buffer: the cache keeps exactly the request's bytes.
+  const bytes = Buffer.from(out.done());
+  oneProviderBytes.set(candidate.provider, { shape: shapeKey, suffix: candidate.suffix, resources, bytes });
+  return bytes;
 }
 
 /** One allocation request, written piece by piece: no intermediate strings per candidate. */
@@ -117,24 +119,24 @@ function summary(node: ProviderNode, shape: Shape, requested: ReadonlySet<string
 
 /**
  * A summary changes only with its provider's state (a new object on every change) or root, so
- * the text of the shapes that list every class is kept per state and reused by later answers.
+ * the bytes of the shapes that list every class are kept per state and copied into later answers.
  */
 class SummaryCache {
-  private readonly byShape = new Map<string, WeakMap<ActiveProvider, { root: ProviderNode; text: string }>>();
+  private readonly byShape = new Map<string, WeakMap<ActiveProvider, { root: ProviderNode; bytes: Buffer }>>();
 
-  get(node: ProviderNode, shape: Shape, key: string): string {
-    let texts = this.byShape.get(key);
-    if (!texts) this.byShape.set(key, (texts = new WeakMap()));
-    const hit = texts.get(node.state);
-    if (hit && hit.root === node.root) return hit.text;
-    // Flattened once, so every later answer copies it in one native write.
-    const text = Buffer.from(`${str(node.uuid)}:${summary(node, shape, null)}`, 'latin1').toString('latin1');
-    texts.set(node.state, { root: node.root, text });
-    return text;
+  get(node: ProviderNode, shape: Shape, key: string): Buffer {
+    let cached = this.byShape.get(key);
+    if (!cached) this.byShape.set(key, (cached = new WeakMap()));
+    const hit = cached.get(node.state);
+    if (hit && hit.root === node.root) return hit.bytes;
+    const bytes = Buffer.from(`${str(node.uuid)}:${summary(node, shape, null)}`, 'latin1');
+    cached.set(node.state, { root: node.root, bytes });
+    return bytes;
   }
 }
 
 const cache = new SummaryCache();
+const COMMA = 0x2c;
 
 /**
  * The body of GET /allocation_candidates as JSON bytes. Written straight to a buffer because a
@@ -147,16 +149,16 @@ export function presentCandidates(result: CandidateResult, request: CandidateReq
   out.text('{"allocation_requests":[');
   const key = `${shape.dictForm}${shape.mappings}${shape.traits}${shape.tree}`;
   result.candidates.forEach((candidate, i) => {
-    if (i > 0) out.text(',');
-    if (candidate instanceof OneProviderCandidate) out.text(oneProviderText(candidate, shape, texts, key));
+    if (i > 0) out.byte(COMMA);
+    if (candidate instanceof OneProviderCandidate) out.bytes(oneProviderRequest(candidate, shape, texts, key));
     else writeRequest(out, candidate, shape, texts);
   });
   out.text('],"provider_summaries":{');
   const requested = shape.allClasses ? null : new Set(request.groups.flatMap((g) => g.resources.map(([rc]) => rc)));
   result.summaries.forEach((node, i) => {
-    if (i > 0) out.text(',');
+    if (i > 0) out.byte(COMMA);
     if (requested) out.text(`${str(node.uuid)}:${summary(node, shape, requested)}`);
-    else out.text(cache.get(node, shape, key));
+    else out.bytes(cache.get(node, shape, key));
   });
   out.text('}}');
   return out.done();

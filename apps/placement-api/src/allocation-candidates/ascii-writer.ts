@@ -25,6 +25,22 @@ export class AsciiWriter {
     if (this.pending.length >= CHUNK) this.flush();
   }
 
+  /** Bytes made earlier (a cached piece): copied once, never decoded into a string again. */
+  bytes(bytes: Buffer): void {
+    if (this.pending.length > 0) this.flush();
+    this.reserve(bytes.length);
+    // TypedArray#set: a native copy; Buffer#copy checks its arguments in JS on every call.
+    this.buffer.set(bytes, this.at);
+    this.at += bytes.length;
+  }
+
+  /** One ASCII character by its code. */
+  byte(code: number): void {
+    if (this.pending.length > 0) this.flush();
+    this.reserve(1);
+    this.buffer[this.at++] = code;
+  }
+
   /** The bytes written; the writer must not be used afterwards. */
   done(): Buffer {
     this.flush();
@@ -34,11 +50,14 @@ export class AsciiWriter {
   private flush(): void {
     const text = this.pending;
     this.pending = '';
-    if (this.at + text.length > this.buffer.length) {
-      const grown = Buffer.allocUnsafe(Math.max(this.buffer.length * 2, this.at + text.length));
-      this.buffer.copy(grown, 0, 0, this.at);
-      this.buffer = grown;
-    }
+    this.reserve(text.length);
     this.at += latin1Write.call(this.buffer, text, this.at);
+  }
+
+  private reserve(length: number): void {
+    if (this.at + length <= this.buffer.length) return;
+    const grown = Buffer.allocUnsafe(Math.max(this.buffer.length * 2, this.at + length));
+    this.buffer.copy(grown, 0, 0, this.at);
+    this.buffer = grown;
   }
 }
