@@ -3,6 +3,7 @@ import { PostgresEventStore } from '#event-store/index.js';
 import { IncompleteConsumerIds } from '#placement/upstream-db/snapshot-reader.js';
 import { importUpstream, ImportRefused, verifyImport } from '#placement/upstream-db/import-upstream.js';
 import { exportToUpstream, ExportRefused } from '#placement/upstream-db/export-upstream.js';
+import { remakeCandidateSnapshot } from '#placement/candidates/snapshot/admin-snapshot.js';
 import { SourceSchemaError } from '#placement/upstream-db/snapshot-reader.js';
 import { SourceUrlError } from '#placement/upstream-db/source-url.js';
 import type { AdminIo } from './cli.js';
@@ -64,10 +65,15 @@ export async function runImport(args: readonly string[], url: string, env: NodeJ
     }
     // No inline projections: the read models are made once, from the whole imported log, at the end.
     const store = new PostgresEventStore(database.pool);
-    await importUpstream(database.pool, url, store, {
+    const imported = await importUpstream(database.pool, url, store, {
       from, dryRun: flags.includes('--dry-run'), incomplete: incompleteIds(env), say,
       report: (event) => say(formatEvent(event)),
     });
+    if (imported.written) {
+      // As after a rebuild: the API's first start reads this snapshot, not the whole imported log.
+      const snapshot = await remakeCandidateSnapshot(database.pool, store);
+      say(`candidate index snapshot of ${snapshot.events} events ${snapshot.stored ? 'stored' : 'not stored (a newer one is there)'} in ${snapshot.seconds.toFixed(1)} s`);
+    }
     return EXIT.ok;
   } catch (error) {
     return failed(io, 'import', error);

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { comparePositions, EVENT_STORE, EventStore, LogPosition, RecordedEvent, START } from '#event-store/index.js';
+import { compactHeapOnce } from '../shared/compact-heap.js';
 import { READ_DB, ReadDb } from '../shared/read-db.js';
 import { applyEvent } from './index/apply-event.js';
 import { CandidateView, emptyView } from './candidate-view.js';
@@ -58,9 +59,8 @@ export class CandidateIndexService implements OnModuleInit {
       this.storedEvents = loaded.events;
     }
     await this.current();
-    // What loading parsed and dropped would otherwise stay committed to the heap for good; a process
-    // started with --expose-gc (apps/placement-api/src/heap-flags.ts) returns it now, once.
-    (globalThis as { gc?: () => void }).gc?.();
+    // What loading parsed and dropped would otherwise stay committed to the heap for good.
+    compactHeapOnce();
     this.startedFrom = { snapshotEvents: loaded?.events ?? 0, logEvents: this.events - (loaded?.events ?? 0) };
     this.logger.log(`candidate index ready in ${Math.round(performance.now() - started)} ms: `
       + `${loaded ? `snapshot of ${loaded.events} events and ` : ''}${this.events - (loaded?.events ?? 0)} events of the log`);

@@ -64,9 +64,18 @@ export class ProjectTally {
 
   static fromSnapshot(snapshot: ProjectTallySnapshot): ProjectTally {
     const tally = new ProjectTally();
-    for (const [consumer, project, totals] of snapshot.consumers) tally.consumers.set(consumer, [project, ...totals]);
-    for (const [project, classes] of snapshot.projects) tally.projects.set(project, new Map(classes));
+    for (const [consumer, project, totals] of snapshot.consumers) tally.restoreConsumer(consumer, project, totals);
+    tally.restoreProjects(snapshot.projects);
     return tally;
+  }
+
+  /** One consumer of a snapshot, as its part is read (what the part parsed is dropped young). */
+  restoreConsumer(consumer: string, project: string, totals: Totals): void {
+    this.consumers.set(consumer, [project, ...totals]);
+  }
+
+  restoreProjects(projects: ProjectTallySnapshot['projects']): void {
+    for (const [project, classes] of projects) this.projects.set(project, new Map(classes));
   }
 
   /** Adds or takes away what `held` holds (its totals from index 1 on). */

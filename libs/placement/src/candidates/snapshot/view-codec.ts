@@ -1,3 +1,4 @@
+import { holdingsTable } from '#domain/index.js';
 import { NameCatalog, NameCatalogSnapshot } from '../index/name-catalog.js';
 import { ProjectTally, ProjectTallySnapshot } from '../index/project-tally.js';
 import { ProviderIndex, ProviderIndexSnapshot, UnreadableSnapshot } from '../index/provider-index.js';
@@ -51,7 +52,9 @@ export class ViewDecoder {
   private head: Extract<Part, { kind: 'head' }> | null = null;
   private readonly states: ProviderIndexSnapshot['states'][number][] = [];
   private readonly children: ProviderIndexSnapshot['children'][number][] = [];
-  private readonly consumers: ProjectTallySnapshot['consumers'][number][] = [];
+  /** Consumers go into the tally as each part is read: the part's own arrays are then garbage while still young. */
+  private readonly tally = new ProjectTally();
+  private consumerCount = 0;
 
   add(text: string): void {
     let part: Part;
@@ -64,10 +67,14 @@ export class ViewDecoder {
       if (part?.kind !== 'head' || part.format !== SNAPSHOT_FORMAT) throw new UnreadableSnapshot(`not a view of format ${SNAPSHOT_FORMAT}`);
       this.head = part;
     } else if (part?.kind === 'providers' && Array.isArray(part.states) && Array.isArray(part.children)) {
-      for (const state of part.states) this.states.push(state);
+      for (const state of part.states) this.states.push(withHoldingsTable(state));
       for (const children of part.children) this.children.push(children);
     } else if (part?.kind === 'consumers' && Array.isArray(part.consumers)) {
-      for (const consumer of part.consumers) this.consumers.push(consumer);
+      for (const consumer of part.consumers) {
+        if (!Array.isArray(consumer) || !Array.isArray(consumer[2])) throw new UnreadableSnapshot('a consumer is not [uuid, project, totals]');
+        this.tally.restoreConsumer(consumer[0], consumer[1], consumer[2]);
+      }
+      this.consumerCount += part.consumers.length;
     } else {
       throw new UnreadableSnapshot('a part of no known kind');
     }
@@ -75,12 +82,12 @@ export class ViewDecoder {
 
   finish(): CandidateView {
     const head = this.head;
-    if (!head || head.providers !== this.states.length || head.consumers !== this.consumers.length) throw new UnreadableSnapshot('parts are missing');
+    if (!head || head.providers !== this.states.length || head.consumers !== this.consumerCount) throw new UnreadableSnapshot('parts are missing');
     try {
       return {
         index: ProviderIndex.fromSnapshot({ states: this.states, children: this.children, byClass: head.byClass, byTrait: head.byTrait, byAggregate: head.byAggregate }),
         names: NameCatalog.fromSnapshot(head.names),
-        projects: ProjectTally.fromSnapshot({ consumers: this.consumers, projects: head.projects }),
+        projects: (this.tally.restoreProjects(head.projects), this.tally),
       };
     } catch (error) {
       if (error instanceof UnreadableSnapshot) throw error;
@@ -88,6 +95,17 @@ export class ViewDecoder {
       throw new UnreadableSnapshot(`a damaged view: ${(error as Error).message}`);
     }
   }
+}
+
+/**
+ * A provider's holdings as a table (holdingsTable), swapped in while its part is freshly parsed:
+ * the object literal the JSON made is dropped young instead of aging into the old heap.
+ */
+function withHoldingsTable(state: ProviderIndexSnapshot['states'][number]): ProviderIndexSnapshot['states'][number] {
+  if (state?.status === 'active' && state.allocations && typeof state.allocations === 'object') {
+    (state as { allocations: unknown }).allocations = holdingsTable(state.allocations);
+  }
+  return state;
 }
 
 /** The view the parts hold; UnreadableSnapshot if they are not one of this format. */
