@@ -34,9 +34,9 @@ export class AsciiWriter {
     this.at += bytes.length;
   }
 
-  /** One ASCII character by its code. */
+  /** One ASCII character by its code: joined to the text being collected, if any, so as not to cut it short. */
   byte(code: number): void {
-    if (this.pending.length > 0) this.flush();
+    if (this.pending.length > 0) return this.text(String.fromCharCode(code));
     this.reserve(1);
     this.buffer[this.at++] = code;
   }
