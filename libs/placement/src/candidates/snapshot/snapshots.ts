@@ -3,7 +3,7 @@ import { CandidateView, emptyView } from '../candidate-view.js';
 import { applyEvent } from '../index/apply-event.js';
 import { UnreadableSnapshot } from '../index/provider-index.js';
 import { CandidateSnapshotStore, SnapshotHead } from './snapshot-store.js';
-import { encodeView, SNAPSHOT_FORMAT, ViewDecoder } from './view-codec.js';
+import { SNAPSHOT_FORMAT, ViewDecoder, viewParts } from './view-codec.js';
 
 /** A view and where in the log it stands. */
 export interface PositionedView {
@@ -46,9 +46,19 @@ async function logStillHolds(log: EventStore, head: SnapshotHead): Promise<boole
   return event !== undefined && event.revision === head.last!.revision && comparePositions(event.position, head.position) === 0;
 }
 
-/** Stores the view as of its position; false if another writer's is as new or is being written. */
-export function storeSnapshot(snapshots: CandidateSnapshotStore, at: PositionedView): Promise<boolean> {
-  return snapshots.write({ format: SNAPSHOT_FORMAT, position: at.position, events: at.events, last: at.last, payload: encodeView(at.view) });
+/**
+ * Stores the view as of its position; false if another writer's is as new or is being written.
+ * Each part's text is made in a turn of the event loop of its own: a serving process writes
+ * snapshots in the background, and its requests wait at most one part's encoding (a few ms),
+ * not the whole view's (0.1-0.4 s on the bench cloud).
+ */
+export async function storeSnapshot(snapshots: CandidateSnapshotStore, at: PositionedView): Promise<boolean> {
+  const payload: string[] = [];
+  for (const part of viewParts(at.view)) {
+    payload.push(part);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return snapshots.write({ format: SNAPSHOT_FORMAT, position: at.position, events: at.events, last: at.last, payload });
 }
 
 /** Folds the log into a view from `from` (a snapshot) on; up to `upTo` included if given, else to its end. */

@@ -5,7 +5,7 @@ import { UnreadableSnapshot } from '../index/provider-index.js';
 import { candidateRequest, group } from '../search/request-builder.js';
 import { searchCandidates } from '../search/search.js';
 import { CandidateRequest } from '../request.js';
-import { decodeView, encodeView, SNAPSHOT_FORMAT } from './view-codec.js';
+import { decodeView, encodeView, SNAPSHOT_FORMAT, viewParts } from './view-codec.js';
 import { seededRandom } from '#test/support/seeded-random.js';
 
 
@@ -104,6 +104,20 @@ describe('the candidate view snapshot', () => {
     // Taken again, the restored view's snapshot is the original's: nothing was lost or reordered.
     expect(restored.index.toSnapshot()).toEqual(original.index.toSnapshot());
     expect(restored.projects.toSnapshot()).toEqual(original.projects.toSnapshot());
+  });
+
+  it('makes its parts of the view as it stood when asked, while the view goes on following the log', () => {
+    const view = randomView(12, 400);
+    const asked = encodeView(view);
+    const parts = viewParts(view);
+    const event = (stream: string, type: string, data: Record<string, unknown>): RecordedEvent<any> =>
+      ({ stream, revision: 0, position: { commit: 1n, prepare: 1n }, type, data, metadata: {}, recordedAt: new Date(0) });
+    const someone = view.index.roots()[0].uuid;
+    applyEvent(view.index, view.names, event('provider-p-late', 'ResourceProviderCreated', { uuid: 'p-late', name: 'late', parent_provider_uuid: null, generation: 0 }), view.projects);
+    applyEvent(view.index, view.names, event(`provider-${someone}`, 'ProviderAllocationsChanged', { consumers: { 'c-late': { VCPU: 1 } }, generation: 99 }), view.projects);
+    applyEvent(view.index, view.names, event('consumer-c-late', 'ConsumerAllocationsReplaced', { project_id: 'p-late', user_id: 'u', allocations: { [someone]: { VCPU: 1 } } }), view.projects);
+    expect(encodeView(view)).not.toEqual(asked);
+    expect([...parts]).toEqual(asked);
   });
 
   it('keeps following the log after a restore exactly as the original does', () => {

@@ -32,19 +32,31 @@ type Part =
  * heap pages the parsed view itself needed.
  */
 export function encodeView(view: CandidateView): string[] {
+  return [...viewParts(view)];
+}
+
+/**
+ * The view's parts, their text made one at a time when asked for. The view's state is copied
+ * at the call (the index goes on following the log meanwhile; the provider states and the
+ * tally's arrays it refers to are never changed in place, only replaced), so a caller may make
+ * the parts over several turns of the event loop and still write the view as it was.
+ */
+export function viewParts(view: CandidateView): Iterable<string> {
   const index = view.index.toSnapshot();
   const tally = view.projects.toSnapshot();
-  const parts: string[] = [JSON.stringify({
-    kind: 'head', format: SNAPSHOT_FORMAT, providers: index.states.length, consumers: tally.consumers.length,
-    byClass: index.byClass, byTrait: index.byTrait, byAggregate: index.byAggregate, names: view.names.toSnapshot(), projects: tally.projects,
-  } satisfies Part)];
-  for (let i = 0; i < index.states.length; i += PROVIDERS_PER_PART) {
-    parts.push(JSON.stringify({ kind: 'providers', states: index.states.slice(i, i + PROVIDERS_PER_PART), children: index.children.slice(i, i + PROVIDERS_PER_PART) } satisfies Part));
-  }
-  for (let i = 0; i < tally.consumers.length; i += CONSUMERS_PER_PART) {
-    parts.push(JSON.stringify({ kind: 'consumers', consumers: tally.consumers.slice(i, i + CONSUMERS_PER_PART) } satisfies Part));
-  }
-  return parts;
+  const names = view.names.toSnapshot();
+  return (function* () {
+    yield JSON.stringify({
+      kind: 'head', format: SNAPSHOT_FORMAT, providers: index.states.length, consumers: tally.consumers.length,
+      byClass: index.byClass, byTrait: index.byTrait, byAggregate: index.byAggregate, names, projects: tally.projects,
+    } satisfies Part);
+    for (let i = 0; i < index.states.length; i += PROVIDERS_PER_PART) {
+      yield JSON.stringify({ kind: 'providers', states: index.states.slice(i, i + PROVIDERS_PER_PART), children: index.children.slice(i, i + PROVIDERS_PER_PART) } satisfies Part);
+    }
+    for (let i = 0; i < tally.consumers.length; i += CONSUMERS_PER_PART) {
+      yield JSON.stringify({ kind: 'consumers', consumers: tally.consumers.slice(i, i + CONSUMERS_PER_PART) } satisfies Part);
+    }
+  })();
 }
 
 /** Takes the parts in order, one at a time, so each part's text is garbage before the next is read. */
