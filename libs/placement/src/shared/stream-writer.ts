@@ -45,6 +45,22 @@ export class StreamWriter {
     return { state, revision };
   }
 
+  /**
+   * The state this process last knew the stream at (its own appends included), without reading:
+   * a guess the append checks. None for a stream that lost a race since, or was never seen.
+   */
+  cached<State>(stream: string): Loaded<State> | undefined {
+    if (this.contested.has(stream)) return undefined;
+    return this.cache.get(stream) as Loaded<State> | undefined;
+  }
+
+  /** The state a stream is in after this process's append, so the next command need not read its own write back. */
+  remember(stream: string, revision: number, state: unknown): void {
+    const cached = this.cache.get(stream);
+    // Another command may have read the stream further meanwhile: the cache only moves forward.
+    if (!cached || cached.revision < revision) this.cache.set(stream, { revision, state });
+  }
+
   /** Runs `plan` (load, decide) and appends what it returns; on a lost race, plans again, `maxAttempts` times in all. */
   async execute<Outcome>(
     plan: () => Promise<{ appends: AppendRequest[]; outcome: Outcome }>, maxAttempts = MAX_ATTEMPTS,
