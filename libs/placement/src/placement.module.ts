@@ -3,7 +3,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { EVENT_STORE } from '#event-store/index.js';
 import { Database } from './persistence/database.js';
 import { READ_DB } from './shared/read-db.js';
-import { StreamWriter } from './shared/stream-writer.js';
+import { STORED_FORM, StreamWriter } from './shared/stream-writer.js';
 import { CommandRunner } from './shared/command-runner.js';
 import { ProviderLookups } from './read-models/provider-lookups.js';
 import { ProviderCommandRunner } from './providers/provider-command-runner.js';
@@ -24,6 +24,7 @@ export class PlacementModule {
       providers: [
         { provide: EVENT_STORE, useValue: database.eventStore },
         { provide: READ_DB, useValue: database.pool },
+        { provide: STORED_FORM, useValue: database.storedForm },
         StreamWriter, CommandRunner, ProviderLookups, ProviderCommandRunner,
         ...HANDLERS, ...extraHandlers,
       ],

@@ -54,14 +54,15 @@ export class Attempt {
 
   /**
    * Once appended, each written stream's state is known without reading it back: evolved by the
-   * events as the log holds them (JSON, as a read would give them).
+   * events in the form a read of the log gives them (PostgreSQL's jsonb orders keys, and messages
+   * listing resource classes follow that order).
    */
   remember(result: AppendResult): void {
     for (const [stream, events] of this.decided) {
       const { state, revision, type } = this.loaded.get(stream)!;
       const head = result.revisions[stream];
       if (!type || events.length === 0 || head !== revision + events.length) continue;
-      const stored = events.map((event) => ({ type: event.type, data: JSON.parse(JSON.stringify(event.data)) }));
+      const stored = events.map((event) => ({ type: event.type, data: this.writer.storedForm(event.data) }));
       this.writer.remember(stream, head, stored.reduce(type.evolve, state));
     }
   }
