@@ -9,9 +9,10 @@ import { ProviderLookups } from './read-models/provider-lookups.js';
 import { ProviderCommandRunner } from './providers/provider-command-runner.js';
 import { PROVIDER_COMMAND_HANDLERS } from './providers/provider-command.handlers.js';
 import { GetResourceProviderHandler } from './providers/queries/get-provider.query.js';
+import { CheckProviderExistsHandler } from './providers/queries/provider-exists.query.js';
 import { ListResourceProvidersHandler } from './providers/queries/list-providers.query.js';
 
-const HANDLERS = [...PROVIDER_COMMAND_HANDLERS, GetResourceProviderHandler, ListResourceProvidersHandler];
+const HANDLERS = [...PROVIDER_COMMAND_HANDLERS, GetResourceProviderHandler, CheckProviderExistsHandler, ListResourceProvidersHandler];
 
 /** Command and query handlers over an opened database. */
 @Module({})
