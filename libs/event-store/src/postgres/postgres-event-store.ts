@@ -42,13 +42,14 @@ export class PostgresEventStore implements EventStore {
     let released = false;
     let position: LogPosition = { commit: 0n, prepare: 0n };
     let revisions: Record<string, number> = {};
+    const closing: (string | void)[] = [];
     try {
       await client.query('BEGIN');
       if (this.projectors.length > 0 && !ordered.some((request) => request.expectedRevision === 'any' && request.events.length === 0)) {
         // The API's appends: checks, heads and events in one round trip (es_append), then the projections.
         const recorded = await this.appendInOneStatement(client, ordered);
         revisions = headsOf(ordered, recorded);
-        for (const project of this.projectors) await project(client, recorded);
+        for (const project of this.projectors) closing.push(await project(client, recorded));
         position = recorded[recorded.length - 1]?.position ?? position;
       } else {
         // Only new streams (an import writes thousands per append): one statement, not one each.
@@ -60,14 +61,16 @@ export class PostgresEventStore implements EventStore {
         }
         if (this.projectors.length > 0) {
           const recorded = await this.insertEvents(client, ordered, revisions);
-          for (const project of this.projectors) await project(client, recorded);
+          for (const project of this.projectors) closing.push(await project(client, recorded));
           position = recorded[recorded.length - 1]?.position ?? position;
         } else {
           position = await this.insertEventsOnly(client, ordered, revisions);
         }
       }
       committing = true;
-      await client.query('COMMIT');
+      // The projectors' last statements (literals only) ride with the COMMIT: one round trip, and
+      // an error in them aborts the transaction before the COMMIT runs.
+      await client.query([...closing.filter((sql): sql is string => typeof sql === 'string'), 'COMMIT'].join(';\n'));
       return { position, revisions };
     } catch (error) {
       if (committing && position.commit > 0n && outcomeInDoubt(error)) {
