@@ -97,6 +97,23 @@ describe('CommandRunner', () => {
     expect((await store.readStream('counter-a')).map((e) => e.data)).toEqual([{ n: 0 }, { n: 1 }, { n: 99 }, { n: 3 }]);
   });
 
+  it('reads before deciding once its guesses are stale too often (another process writes the same streams)', async () => {
+    const tick = () => runner.run(CALLER, async (attempt) => {
+      attempt.write('counter-a', [ticked(await attempt.load('counter-a', COUNTER))]);
+    });
+    const elsewhere = () => store.append([{ stream: 'counter-a', expectedRevision: 'any', events: [ticked(-1)] }]);
+    await tick();
+    for (let i = 0; i < 10; i++) {
+      await elsewhere();
+      await tick();
+    }
+    const appends = jest.spyOn(store, 'append');
+    await elsewhere();
+    await tick();
+    // The other writer's append and this command's one: no refused guess in between.
+    expect(appends).toHaveBeenCalledTimes(2);
+  });
+
   it('takes a stream presumed new for absent without reading it, and decides again on the log when it exists', async () => {
     const reads = jest.spyOn(store, 'readStream');
     const create = (stream: string) => runner.run(CALLER, async (attempt) => {

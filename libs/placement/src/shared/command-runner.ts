@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppendRequest, AppendResult, EventMetadata } from '#event-store/index.js';
 import { Caller, metadataOf } from './caller.js';
+import { GuessRecord } from './guess-record.js';
 import { Loaded, MAX_ATTEMPTS, StreamWriter } from './stream-writer.js';
 
 /** How a stream type's state is rebuilt from its events: the evolve and initial state of its decider. */
@@ -91,26 +92,42 @@ export interface RunOptions {
  * The one path every command takes: load the streams it needs, decide, and append every
  * decided event in ONE atomic append with the revisions loaded. The first attempt decides on
  * what this process last knew of each stream (its own appends included) without reading it:
- * the append's expected revisions check that guess, as they check a read. Another writer getting
+ * the append's expected revisions check that guess, as they check a read (and while guesses
+ * turn out stale too often, GuessRecord, commands read first). Another writer getting
  * there first is internal: the command is decided again on freshly read state (only the newer
  * events are read), a bounded number of times, without sleeping. A generation the client sent
  * that no longer matches is the decider's own 409, never a retry.
  */
 @Injectable()
 export class CommandRunner {
+  private readonly guesses = new GuessRecord();
+
   constructor(private readonly writer: StreamWriter) {}
 
   async run<Outcome>(caller: Caller, decide: (attempt: Attempt) => Promise<Outcome>, options: RunOptions = {}): Promise<Outcome> {
     const metadata = { ...metadataOf(caller), ...options.metadata };
-    const seed: Seed = (stream, type) => (options.preloaded?.get(stream) as Loaded<any> | undefined) ?? this.writer.cached(stream)
-      ?? (options.presumedNew?.(stream) ? { state: type.initialState(), revision: -1 } : undefined);
+    const guessing = this.guesses.worthGuessing();
+    let guessed = false;
+    const seed: Seed = (stream, type) => {
+      const preloaded = options.preloaded?.get(stream) as Loaded<any> | undefined;
+      if (preloaded || !guessing) return preloaded;
+      const known = this.writer.cached(stream) ?? (options.presumedNew?.(stream) ? { state: type.initialState(), revision: -1 } : undefined);
+      if (known) guessed = true;
+      return known;
+    };
     let first = true;
+    /** The first attempt when its append rests on a guess: a retry means the guess was stale. */
+    let guessedAppend = false;
     const plan = async (attempt: Attempt) => {
       const outcome = await decide(attempt);
       return { appends: attempt.appends(metadata), outcome: { outcome, attempt } };
     };
     const { outcome, result } = await this.writer.execute(async () => {
-      if (!first) return plan(new Attempt(this.writer));
+      if (!first) {
+        if (guessedAppend) this.guesses.record(true);
+        guessedAppend = false;
+        return plan(new Attempt(this.writer));
+      }
       first = false;
       // A refusal decided on unread state mixed with fresh state may name the wrong cause (a
       // capacity error where the consumer's generation moved on), and a decision to write
@@ -118,12 +135,16 @@ export class CommandRunner {
       const attempt = new Attempt(this.writer, seed);
       try {
         const planned = await plan(attempt);
-        return !attempt.seeded || planned.appends.some((append) => append.events.length > 0) ? planned : plan(new Attempt(this.writer));
+        if (!attempt.seeded) return planned;
+        if (!planned.appends.some((append) => append.events.length > 0)) return plan(new Attempt(this.writer));
+        guessedAppend = guessed;
+        return planned;
       } catch (error) {
         if (!attempt.seeded) throw error;
         return plan(new Attempt(this.writer));
       }
     }, options.attempts ?? MAX_ATTEMPTS);
+    if (guessedAppend) this.guesses.record(false);
     if (result) outcome.attempt.remember(result);
     return outcome.outcome;
   }
