@@ -1,5 +1,5 @@
 /**
- * node dist/test/bench/loading.js [providers] (default 2000): issue 14's loading figure alone.
+ * npm run bench:loading [-- providers] (default 2000): issue 14's loading figure alone.
  *
  * Loads flat providers as upstream's placeload does (flatProvider: create, inventories,
  * aggregates, traits) with 10 clients against the built server on a fresh database, and says
