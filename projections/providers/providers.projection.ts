@@ -32,31 +32,34 @@ export const providersProjection: Projection = {
         await tx.query('DELETE FROM rm_resource_providers WHERE uuid = $1', [uuid]);
         return;
       case 'InventoriesSet':
-        await touch(tx, uuid, event.data.generation, at);
-        return replaceInventories(tx, uuid, event.data.inventories, at);
+        return replaceInventories(tx, uuid, event.data.generation, event.data.inventories, at);
       case 'TraitsSet':
-        await touch(tx, uuid, event.data.generation, at);
-        await tx.query('DELETE FROM rm_provider_traits WHERE provider_uuid = $1', [uuid]);
-        await tx.query('INSERT INTO rm_provider_traits (provider_uuid, trait) SELECT $1::text, unnest($2::text[])', [uuid, event.data.traits]);
-        return;
+        return replaceMembers(tx, 'rm_provider_traits', 'trait', uuid, event.data.generation, event.data.traits, at);
       case 'AggregatesSet':
-        await touch(tx, uuid, event.data.generation, at);
-        await tx.query('DELETE FROM rm_provider_aggregates WHERE provider_uuid = $1', [uuid]);
-        await tx.query('INSERT INTO rm_provider_aggregates (provider_uuid, aggregate_uuid) SELECT $1::text, unnest($2::text[])', [uuid, event.data.aggregates]);
-        return;
+        return replaceMembers(tx, 'rm_provider_aggregates', 'aggregate_uuid', uuid, event.data.generation, event.data.aggregates, at);
     }
   },
 };
 
 /**
+ * Moves the provider's generation in the same statement as the rows that changed with it (one
+ * round trip per event: on a loaded machine the round trips, not the rows, are the cost).
  * Upstream's updated_at moves with its row's UPDATE: an unchanged generation (aggregates before 1.19)
  * leaves it. Generations only grow: one append's events reach this table through two projections
  * (inventories here, claims in the allocations projection), applied one projection after the other.
  */
-async function touch(tx: SqlClient, uuid: string, generation: number, at: Date) {
+const TOUCH = 'touched AS (UPDATE rm_resource_providers SET generation = $2, updated_at = $3 WHERE uuid = $1 AND generation < $2)';
+
+/** A provider's traits or aggregates become `members`: those gone are deleted, only the new ones inserted. */
+async function replaceMembers(
+  tx: SqlClient, table: 'rm_provider_traits' | 'rm_provider_aggregates', column: 'trait' | 'aggregate_uuid',
+  uuid: string, generation: number, members: readonly string[], at: Date,
+) {
   await tx.query(
-    'UPDATE rm_resource_providers SET generation = $2, updated_at = $3 WHERE uuid = $1 AND generation < $2',
-    [uuid, generation, at]);
+    `WITH ${TOUCH},
+       removed AS (DELETE FROM ${table} WHERE provider_uuid = $1 AND NOT (${column} = ANY($4::text[])))
+     INSERT INTO ${table} (provider_uuid, ${column}) SELECT $1::text, unnest($4::text[]) ON CONFLICT DO NOTHING`,
+    [uuid, generation, at, members]);
 }
 
 /** A new parent moves the whole subtree under the parent's root, as upstream. */
@@ -77,17 +80,19 @@ async function updateProvider(tx: SqlClient, uuid: string, name: string, parent:
   );
 }
 
-async function replaceInventories(tx: SqlClient, uuid: string, inventories: Inventories, at: Date) {
+async function replaceInventories(tx: SqlClient, uuid: string, generation: number, inventories: Inventories, at: Date) {
   const classes = Object.keys(inventories);
-  await tx.query('DELETE FROM rm_inventories WHERE provider_uuid = $1 AND NOT (resource_class = ANY($2::text[]))', [uuid, classes]);
-  if (classes.length === 0) return;
   const column = (field: keyof Inventories[string]) => classes.map((rc) => inventories[rc][field]);
+  // The classes dropped and the ones kept are disjoint, so the DELETE and the upsert never meet a row twice.
   await tx.query(
-    `INSERT INTO rm_inventories (provider_uuid, resource_class, total, reserved, min_unit, max_unit, step_size, allocation_ratio, created_at, updated_at)
-     SELECT $1::text, * , $9::timestamptz, $9::timestamptz FROM unnest($2::text[], $3::int[], $4::int[], $5::int[], $6::int[], $7::int[], $8::float8[])
+    `WITH ${TOUCH},
+       removed AS (DELETE FROM rm_inventories WHERE provider_uuid = $1 AND NOT (resource_class = ANY($4::text[])))
+     INSERT INTO rm_inventories (provider_uuid, resource_class, total, reserved, min_unit, max_unit, step_size, allocation_ratio, created_at, updated_at)
+     SELECT $1::text, *, $3::timestamptz, $3::timestamptz FROM unnest($4::text[], $5::int[], $6::int[], $7::int[], $8::int[], $9::int[], $10::float8[])
      ON CONFLICT (provider_uuid, resource_class) DO UPDATE SET total = EXCLUDED.total, reserved = EXCLUDED.reserved,
        min_unit = EXCLUDED.min_unit, max_unit = EXCLUDED.max_unit, step_size = EXCLUDED.step_size,
        allocation_ratio = EXCLUDED.allocation_ratio, updated_at = EXCLUDED.updated_at`,
-    [uuid, classes, column('total'), column('reserved'), column('min_unit'), column('max_unit'), column('step_size'), column('allocation_ratio'), at],
+    [uuid, generation, at, classes, column('total'), column('reserved'), column('min_unit'), column('max_unit'), column('step_size'),
+      column('allocation_ratio')],
   );
 }

@@ -21,3 +21,21 @@ export async function advanceCheckpoints(tx: SqlClient, names: readonly string[]
        FOR UPDATE SKIP LOCKED)`,
     [position.commit.toString(), position.prepare.toString(), names]);
 }
+
+const PROJECTION_NAME = /^[a-z0-9_-]+$/;
+
+/**
+ * advanceCheckpoints as one statement of literals (no parameters), for the store to send in the
+ * same round trip as its COMMIT. Only digits and the projections' own names are written into it.
+ */
+export function checkpointStatement(names: readonly string[], position: LogPosition): string {
+  const bad = names.find((name) => !PROJECTION_NAME.test(name));
+  if (bad !== undefined) throw new Error(`projection name ${JSON.stringify(bad)} is not one a statement may carry`);
+  const commit = BigInt(position.commit).toString();
+  const prepare = BigInt(position.prepare).toString();
+  return `UPDATE rm_projection_checkpoints SET commit_xid = '${commit}'::xid8, position = ${prepare}, updated_at = now()
+     WHERE projection IN (
+       SELECT projection FROM rm_projection_checkpoints
+       WHERE projection IN (${names.map((name) => `'${name}'`).join(', ')}) AND (commit_xid, position) < ('${commit}'::xid8, ${prepare}::bigint)
+       FOR UPDATE SKIP LOCKED)`;
+}

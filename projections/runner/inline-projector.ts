@@ -1,9 +1,17 @@
 import type { InlineProjector, RecordedEvent, SqlClient } from '#event-store/index.js';
 import { Projection } from './projection.js';
-import { advanceCheckpoints } from './checkpoints.js';
+import { advanceCheckpoints, checkpointStatement } from './checkpoints.js';
+
+export interface InlineOptions {
+  /**
+   * Leave the checkpoints' statement to the store, which sends it with its COMMIT: the same
+   * transaction, one round trip fewer per append. Replays that commit by themselves run it here.
+   */
+  readonly checkpointWithCommit?: boolean;
+}
 
 /** Applies every projection that handles an event, inside the append's transaction. */
-export function inlineProjector(projections: readonly Projection[]): InlineProjector {
+export function inlineProjector(projections: readonly Projection[], options: InlineOptions = {}): InlineProjector {
   const handled = projections.map((projection) => ({ projection, types: new Set(projection.handles) }));
   const names = projections.map((projection) => projection.name);
   return async (tx: SqlClient, events: readonly RecordedEvent[]) => {
@@ -12,6 +20,9 @@ export function inlineProjector(projections: readonly Projection[]): InlineProje
     for (const { projection, types } of handled) {
       for (const event of events) if (types.has(event.type)) await projection.apply(tx, event);
     }
-    if (events.length > 0) await advanceCheckpoints(tx, names, events[events.length - 1].position);
+    if (events.length === 0) return;
+    const last = events[events.length - 1].position;
+    if (options.checkpointWithCommit) return checkpointStatement(names, last);
+    await advanceCheckpoints(tx, names, last);
   };
 }

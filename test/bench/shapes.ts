@@ -41,21 +41,28 @@ export const FLAT_AGGREGATES = [[A0], [A0, A1], [A0, A1, A2]];
 export const FLAT_TRAITS = [['HW_CPU_X86_AVX2'], ['HW_CPU_X86_AVX2', 'HW_CPU_X86_SSE2'], ['HW_CPU_X86_AVX2', 'HW_CPU_X86_SSE2', 'STORAGE_DISK_SSD']];
 export const FLAT_QUERY = `/allocation_candidates?resources=VCPU:1,DISK_GB:10,MEMORY_MB:256&member_of=${A0}&required=HW_CPU_X86_AVX2`;
 
-/** One flat provider, as placeload makes it: create, inventories, aggregates, traits. */
-async function flatProvider(client: BenchClient, i: number): Promise<void> {
+/** One flat provider's four requests, as placeload makes it: create, inventories, aggregates, traits. */
+export function flatProviderSteps(client: BenchClient, i: number): [string, () => Promise<unknown>][] {
   const uuid = randomUUID();
   const base = `/resource_providers/${uuid}`;
-  await client.expect('POST', '/resource_providers', { uuid, name: uuid }, [200]);
-  await client.expect('PUT', `${base}/inventories`, {
-    resource_provider_generation: 0,
-    inventories: {
-      VCPU: { total: 32, min_unit: 1, max_unit: 16 },
-      MEMORY_MB: { total: 8192, min_unit: 128, max_unit: 8192 },
-      DISK_GB: { total: 8192, min_unit: 5, max_unit: 8192 },
-    },
-  }, [200]);
-  await client.expect('PUT', `${base}/aggregates`, { resource_provider_generation: 1, aggregates: FLAT_AGGREGATES[i % 3] }, [200]);
-  await client.expect('PUT', `${base}/traits`, { resource_provider_generation: 2, traits: FLAT_TRAITS[i % 3] }, [200]);
+  return [
+    ['POST provider', () => client.expect('POST', '/resource_providers', { uuid, name: uuid }, [200])],
+    ['PUT inventories', () => client.expect('PUT', `${base}/inventories`, {
+      resource_provider_generation: 0,
+      inventories: {
+        VCPU: { total: 32, min_unit: 1, max_unit: 16 },
+        MEMORY_MB: { total: 8192, min_unit: 128, max_unit: 8192 },
+        DISK_GB: { total: 8192, min_unit: 5, max_unit: 8192 },
+      },
+    }, [200])],
+    ['PUT aggregates', () => client.expect('PUT', `${base}/aggregates`, { resource_provider_generation: 1, aggregates: FLAT_AGGREGATES[i % 3] }, [200])],
+    ['PUT traits', () => client.expect('PUT', `${base}/traits`, { resource_provider_generation: 2, traits: FLAT_TRAITS[i % 3] }, [200])],
+  ];
+}
+
+/** One flat provider, its four requests one after the other. */
+export async function flatProvider(client: BenchClient, i: number): Promise<void> {
+  for (const [, step] of flatProviderSteps(client, i)) await step();
 }
 
 /** The job's claims: take the first candidate of a limit=5 query and PUT it for a new consumer. */

@@ -1,6 +1,6 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Database, openDatabase } from '#placement/index.js';
+import { Database, jsonForm, openDatabase } from '#placement/index.js';
 import { AppModule } from './app.module.js';
 import { AppConfig } from './config.js';
 import { placementClientError } from './platform/client-error.js';
@@ -59,7 +59,10 @@ export async function createApp(
   });
   if (backfilled) operations.logger.info({ event: 'provider_names_backfilled', ...backfilled }, 'provider names reserved for the log\'s existing providers');
   const instrumented = instrumentAppends(log ?? opened.eventStore, operations.metrics);
-  const database: Database = { ...opened, eventStore: projections ? projections.awaiting(instrumented) : instrumented };
+  const database: Database = {
+    ...opened, eventStore: projections ? projections.awaiting(instrumented) : instrumented,
+    storedForm: log ? jsonForm : opened.storedForm,
+  };
   const routes = new RouteTable();
   const adapter = new FastifyAdapter({
     ...fastifyLimitOptions,

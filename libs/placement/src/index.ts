@@ -8,5 +8,6 @@ export * from './providers/provider-command.handlers.js';
 export * from './providers/queries/provider-row.js';
 export * from './providers/queries/provider-filters.js';
 export * from './providers/queries/get-provider.query.js';
+export * from './providers/queries/provider-exists.query.js';
 export * from './providers/queries/list-providers.query.js';
 export * from './persistence/database.js';

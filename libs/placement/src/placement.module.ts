@@ -3,15 +3,16 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { EVENT_STORE } from '#event-store/index.js';
 import { Database } from './persistence/database.js';
 import { READ_DB } from './shared/read-db.js';
-import { StreamWriter } from './shared/stream-writer.js';
+import { STORED_FORM, StreamWriter } from './shared/stream-writer.js';
 import { CommandRunner } from './shared/command-runner.js';
 import { ProviderLookups } from './read-models/provider-lookups.js';
 import { ProviderCommandRunner } from './providers/provider-command-runner.js';
 import { PROVIDER_COMMAND_HANDLERS } from './providers/provider-command.handlers.js';
 import { GetResourceProviderHandler } from './providers/queries/get-provider.query.js';
+import { CheckProviderExistsHandler } from './providers/queries/provider-exists.query.js';
 import { ListResourceProvidersHandler } from './providers/queries/list-providers.query.js';
 
-const HANDLERS = [...PROVIDER_COMMAND_HANDLERS, GetResourceProviderHandler, ListResourceProvidersHandler];
+const HANDLERS = [...PROVIDER_COMMAND_HANDLERS, GetResourceProviderHandler, CheckProviderExistsHandler, ListResourceProvidersHandler];
 
 /** Command and query handlers over an opened database. */
 @Module({})
@@ -24,6 +25,7 @@ export class PlacementModule {
       providers: [
         { provide: EVENT_STORE, useValue: database.eventStore },
         { provide: READ_DB, useValue: database.pool },
+        { provide: STORED_FORM, useValue: database.storedForm },
         StreamWriter, CommandRunner, ProviderLookups, ProviderCommandRunner,
         ...HANDLERS, ...extraHandlers,
       ],

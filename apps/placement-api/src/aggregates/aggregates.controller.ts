@@ -2,7 +2,7 @@ import { Controller, Get, Param, Put, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import type { ProviderState } from '#domain/index.js';
-import { Caller, ChangeProviderTags, asActive } from '#placement/index.js';
+import { Caller, ChangeProviderTags, CheckProviderExists, asActive } from '#placement/index.js';
 import { GetProviderAggregates, ProviderAggregates } from '#placement/aggregates/get-provider-aggregates.query.js';
 import { ApiRoute } from '../platform/api-route.js';
 import { setLastModified } from '../platform/cache-headers.js';
@@ -51,7 +51,7 @@ export class AggregatesController {
     @Ver() version: Version, @Who() caller: Caller, @Param('uuid') uuid: string, @RawBody() body: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    await this.queries.execute(new GetProviderAggregates(uuid));
+    await this.queries.execute(new CheckProviderExists(uuid));
     const { aggregates, generation } = parseBody(body, version);
     const state: ProviderState = await this.commands.execute(new ChangeProviderTags(
       { type: 'SetProviderAggregates', uuid, generation, aggregates, incrementGeneration: version.matches('1.19') },

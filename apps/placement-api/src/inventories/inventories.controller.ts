@@ -3,7 +3,7 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import { ActiveProvider, Inventories, inventoryWithDefaults, notFound } from '#domain/index.js';
 import {
-  Caller, ChangeInventories, GetResourceProvider, InventoryChange, asActive,
+  Caller, ChangeInventories, CheckProviderExists, InventoryChange, asActive,
 } from '#placement/index.js';
 import { GetProviderInventories, ProviderInventories } from '#placement/inventories/inventory.queries.js';
 import { ApiRoute } from '../platform/api-route.js';
@@ -35,7 +35,7 @@ export class InventoriesController {
     @Ver() version: Version, @Who() caller: Caller, @Param('uuid') uuid: string, @RawBody() body: string | undefined,
     @Res({ passthrough: true }) reply: Reply,
   ) {
-    await this.queries.execute(new GetResourceProvider(uuid));
+    await this.queries.execute(new CheckProviderExists(uuid));
     const data = extractJson(body, PUT_INVENTORIES);
     const inventories: Inventories = Object.fromEntries(
       Object.entries(data.inventories as Record<string, any>).map(([rc, record]) => [rc, inventoryWithDefaults(record)]));
@@ -53,7 +53,7 @@ export class InventoriesController {
     @Ver() version: Version, @Who() caller: Caller, @Param('uuid') uuid: string, @RawBody() body: string | undefined,
     @BaseUrl() base: string, @Res({ passthrough: true }) reply: Reply,
   ) {
-    await this.queries.execute(new GetResourceProvider(uuid));
+    await this.queries.execute(new CheckProviderExists(uuid));
     const { resource_class: rc, ...fields } = extractJson(body, POST_INVENTORY);
     const provider = await this.change({
       type: 'AddInventory', uuid, resourceClass: rc, inventory: inventoryWithDefaults(fields), reservedCanBeTotal: version.matches('1.26'),
@@ -88,7 +88,7 @@ export class InventoriesController {
     @Ver() version: Version, @Who() caller: Caller, @Param('uuid') uuid: string, @Param('resourceClass') rc: string,
     @RawBody() body: string | undefined, @Res({ passthrough: true }) reply: Reply,
   ) {
-    await this.queries.execute(new GetResourceProvider(uuid));
+    await this.queries.execute(new CheckProviderExists(uuid));
     const { resource_provider_generation: generation, ...fields } = extractJson(body, BASE_INVENTORY);
     const provider = await this.change({
       type: 'UpdateInventory', uuid, generation, resourceClass: rc, inventory: inventoryWithDefaults(fields),

@@ -5,6 +5,7 @@ import {
 } from '../port.js';
 import { EVENT_STORE_SCHEMA } from './event-store-schema.js';
 import { InlineProjector } from './sql-client.js';
+import { preparing, statementName } from './prepared.js';
 import { countEvents, filterConditions, readHead, readRequest, readStreamRange } from './log-reads.js';
 import { holdAppends } from './hold-appends.js';
 import { EVENT_COLUMNS, queryEvents, READ_COLUMNS, toRecordedEvent } from './rows.js';
@@ -16,6 +17,7 @@ const UNIQUE_VIOLATION = '23505';
 const WRONG_REVISION = 'ES409';
 /** es_append's "any revision". */
 const ANY_REVISION = -2;
+const ES_APPEND = 'SELECT * FROM es_append($1::text[], $2::bigint[], $3::int[], $4::text[], $5::jsonb[], $6::jsonb[])';
 
 export interface PostgresEventStoreOptions {
   readonly pollIntervalMs?: number;
@@ -43,13 +45,15 @@ export class PostgresEventStore implements EventStore {
     let released = false;
     let position: LogPosition = { commit: 0n, prepare: 0n };
     let revisions: Record<string, number> = {};
+    const closing: (string | void)[] = [];
     try {
       await client.query('BEGIN');
       if (this.projectors.length > 0 && !ordered.some((request) => request.expectedRevision === 'any' && request.events.length === 0)) {
         // The API's appends: checks, heads and events in one round trip (es_append), then the projections.
         const recorded = await this.appendInOneStatement(client, ordered);
         revisions = headsOf(ordered, recorded);
-        for (const project of this.projectors) await project(client, recorded);
+        const tx = preparing(client);
+        for (const project of this.projectors) closing.push(await project(tx, recorded));
         position = recorded[recorded.length - 1]?.position ?? position;
       } else {
         // Only new streams (an import writes thousands per append): one statement, not one each.
@@ -61,14 +65,16 @@ export class PostgresEventStore implements EventStore {
         }
         if (this.projectors.length > 0) {
           const recorded = await this.insertEvents(client, ordered, revisions);
-          for (const project of this.projectors) await project(client, recorded);
+          for (const project of this.projectors) closing.push(await project(client, recorded));
           position = recorded[recorded.length - 1]?.position ?? position;
         } else {
           position = await this.insertEventsOnly(client, ordered, revisions);
         }
       }
       committing = true;
-      await client.query('COMMIT');
+      // The projectors' last statements (literals only) ride with the COMMIT: one round trip, and
+      // an error in them aborts the transaction before the COMMIT runs.
+      await client.query([...closing.filter((sql): sql is string => typeof sql === 'string'), 'COMMIT'].join(';\n'));
       return { position, revisions };
     } catch (error) {
       if (committing && position.commit > 0n && outcomeInDoubt(error)) {
@@ -90,10 +96,11 @@ export class PostgresEventStore implements EventStore {
 
   private async appendInOneStatement(client: PoolClient, requests: readonly AppendRequest[]): Promise<RecordedEvent[]> {
     const [, , types, data, meta] = eventColumns(requests, Object.fromEntries(requests.map((r) => [r.stream, r.events.length - 1])));
-    const { rows } = await client.query(
-      'SELECT * FROM es_append($1::text[], $2::bigint[], $3::int[], $4::text[], $5::jsonb[], $6::jsonb[])',
-      [requests.map((r) => r.stream), requests.map((r) => (r.expectedRevision === 'any' ? ANY_REVISION : r.expectedRevision)),
-        requests.map((r) => r.events.length), types, data, meta]);
+    const { rows } = await client.query({
+      name: statementName(ES_APPEND), text: ES_APPEND,
+      values: [requests.map((r) => r.stream), requests.map((r) => (r.expectedRevision === 'any' ? ANY_REVISION : r.expectedRevision)),
+        requests.map((r) => r.events.length), types, data, meta],
+    });
     return rows.map(toRecordedEvent);
   }
 

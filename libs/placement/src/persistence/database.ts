@@ -1,6 +1,6 @@
 import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
-import { EventStore, PostgresEventStore } from '#event-store/index.js';
+import { EventStore, jsonbForm, PostgresEventStore } from '#event-store/index.js';
 import { ALL_PROJECTIONS, inlineProjector } from '#projections/index.js';
 import { seedStandardNames } from './standard-names.seed.js';
 import { READ_MODELS_SCHEMA, readModelDataSource, underSchemaLock } from './read-model-schema.js';
@@ -12,6 +12,8 @@ export interface Database {
   readonly pool: Pool;
   /** The log the handlers append to: PostgreSQL's own, or KurrentDB's adapter (bootstrap.ts). */
   readonly eventStore: EventStore;
+  /** Event data as a read of that log gives it back (jsonb's key order here; JSON's for KurrentDB). */
+  readonly storedForm: (data: unknown) => unknown;
   close(): Promise<void>;
 }
 
@@ -33,6 +35,6 @@ export async function openDatabase(url: string, poolSize = 10, projections: 'inl
   countStatements(pool);
   const eventStore = new PostgresEventStore(pool);
   // async: a projector (projections/runner/async) applies the same projections from the log.
-  if (projections === 'inline') eventStore.addInlineProjector(inlineProjector(ALL_PROJECTIONS));
-  return { dataSource, pool, eventStore, close: () => dataSource.destroy() };
+  if (projections === 'inline') eventStore.addInlineProjector(inlineProjector(ALL_PROJECTIONS, { checkpointWithCommit: true }));
+  return { dataSource, pool, eventStore, storedForm: jsonbForm, close: () => dataSource.destroy() };
 }

@@ -19,7 +19,13 @@ export type NameHolders = (name: string) => Promise<string | null>;
 export class ProviderCommandRunner {
   constructor(private readonly commands: CommandRunner) {}
 
-  run(uuid: string, caller: Caller, build: (state: ProviderState, names: NameHolders) => Promise<ProviderCommand>): Promise<ProviderState> {
+  /**
+   * `creating`: the command makes a provider, so its streams (the provider's, its name's) are
+   * presumed new when this process has never seen them; the append checks that they are.
+   */
+  run(
+    uuid: string, caller: Caller, build: (state: ProviderState, names: NameHolders) => Promise<ProviderCommand>, creating = false,
+  ): Promise<ProviderState> {
     return this.commands.run(caller, async (attempt) => {
       const stream = providerStream(uuid);
       const state = await attempt.load(stream, providerDecider);
@@ -35,7 +41,7 @@ export class ProviderCommandRunner {
         attempt.write(names, decideProviderName(command, await attempt.load(names, providerNameDecider)));
       }
       return next;
-    });
+    }, creating ? { presumedNew: () => true } : {});
   }
 }
 

@@ -14,7 +14,7 @@ export class CreateResourceProviderHandler implements ICommandHandler<CreateReso
     return this.runner.run(uuid, caller, async (_state, holderOf) => {
       const parent = { exists: parentUuid !== null && (await this.lookups.exists(parentUuid)) };
       return { type: 'CreateProvider', uuid, name, parentUuid, parent, nameHolder: await holderOf(name) };
-    });
+    }, true);
   }
 }
 

@@ -80,6 +80,54 @@ describe('CommandRunner', () => {
     expect(nothing).toBe('1');
   });
 
+  it("decides the next command on what its own append left, without reading it back, and reads once another writer moved on", async () => {
+    const tick = () => runner.run(CALLER, async (attempt) => {
+      const n = await attempt.load('counter-a', COUNTER);
+      attempt.write('counter-a', [ticked(n)]);
+      return n;
+    });
+    const reads = jest.spyOn(store, 'readStream');
+    expect(await tick()).toBe(0);
+    expect(await tick()).toBe(1);
+    expect(reads).toHaveBeenCalledTimes(1);
+    // Someone else writes: the guess fails the append's check, and the command is decided again on a read.
+    await store.append([{ stream: 'counter-a', expectedRevision: 'any', events: [ticked(99)] }]);
+    expect(await tick()).toBe(3);
+    expect(reads).toHaveBeenCalledTimes(2);
+    expect((await store.readStream('counter-a')).map((e) => e.data)).toEqual([{ n: 0 }, { n: 1 }, { n: 99 }, { n: 3 }]);
+  });
+
+  it('reads before deciding once its guesses are stale too often (another process writes the same streams)', async () => {
+    const tick = () => runner.run(CALLER, async (attempt) => {
+      attempt.write('counter-a', [ticked(await attempt.load('counter-a', COUNTER))]);
+    });
+    const elsewhere = () => store.append([{ stream: 'counter-a', expectedRevision: 'any', events: [ticked(-1)] }]);
+    await tick();
+    for (let i = 0; i < 10; i++) {
+      await elsewhere();
+      await tick();
+    }
+    const appends = jest.spyOn(store, 'append');
+    await elsewhere();
+    await tick();
+    // The other writer's append and this command's one: no refused guess in between.
+    expect(appends).toHaveBeenCalledTimes(2);
+  });
+
+  it('takes a stream presumed new for absent without reading it, and decides again on the log when it exists', async () => {
+    const reads = jest.spyOn(store, 'readStream');
+    const create = (stream: string) => runner.run(CALLER, async (attempt) => {
+      const n = await attempt.load(stream, COUNTER);
+      attempt.write(stream, [ticked(n)]);
+      return n;
+    }, { presumedNew: () => true });
+    expect(await create('counter-new')).toBe(0);
+    expect(reads).not.toHaveBeenCalled();
+    await store.append([{ stream: 'counter-old', expectedRevision: 'any', events: [ticked(0)] }]);
+    expect(await create('counter-old')).toBe(1);
+    expect(reads).toHaveBeenCalledTimes(1);
+  });
+
   it('gives up after the bounded number of attempts with the internal conflict', async () => {
     let attempts = 0;
     const losing = runner.run(CALLER, async (attempt) => {

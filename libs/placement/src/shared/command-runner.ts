@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { AppendRequest, EventMetadata } from '#event-store/index.js';
+import { AppendRequest, AppendResult, EventMetadata } from '#event-store/index.js';
 import { Caller, metadataOf } from './caller.js';
+import { GuessRecord } from './guess-record.js';
 import { Loaded, MAX_ATTEMPTS, StreamWriter } from './stream-writer.js';
 
 /** How a stream type's state is rebuilt from its events: the evolve and initial state of its decider. */
@@ -12,24 +13,32 @@ export interface StreamType<State, Event> {
 interface Fact { readonly type: string; readonly data: object }
 
 /**
+ * Where an attempt takes a stream's state without reading it: preloaded by the caller, or what
+ * this process last knew of it. Only a first attempt has one.
+ */
+type Seed = <State>(stream: string, type: StreamType<State, any>) => Loaded<State> | undefined;
+
+/**
  * One attempt at a command: the streams it loaded (with the revision each was at) and the
  * events it decided for them. Writing to a stream expects the revision it was loaded at, so a
  * write can only follow a load: what was decided on is what the append checks.
  */
 export class Attempt {
-  private readonly loaded = new Map<string, { state: unknown; revision: number }>();
+  private readonly loaded = new Map<string, { state: unknown; revision: number; type?: StreamType<any, any> }>();
   private readonly decided = new Map<string, Fact[]>();
+  /** Whether some state this attempt decided on was not read from the log (a seed). */
+  seeded = false;
 
-  constructor(private readonly writer: StreamWriter, preloaded?: ReadonlyMap<string, Loaded<unknown>>) {
-    for (const [stream, loaded] of preloaded ?? []) this.loaded.set(stream, loaded);
-  }
+  constructor(private readonly writer: StreamWriter, private readonly seed?: Seed) {}
 
   /** A stream loaded twice in one attempt answers the same state: one decision, one snapshot of each stream. */
   async load<State, Event>(stream: string, type: StreamType<State, Event>): Promise<State> {
     const known = this.loaded.get(stream);
     if (known) return known.state as State;
-    const { state, revision } = await this.writer.load<State, Event>(stream, type.evolve, type.initialState);
-    this.loaded.set(stream, { state, revision });
+    const seeded = this.seed?.(stream, type);
+    if (seeded) this.seeded = true;
+    const { state, revision } = seeded ?? await this.writer.load<State, Event>(stream, type.evolve, type.initialState);
+    this.loaded.set(stream, { state, revision, type });
     return state;
   }
 
@@ -42,6 +51,21 @@ export class Attempt {
     return [...this.decided.entries()].map(([stream, events]) => ({
       stream, expectedRevision: this.loaded.get(stream)!.revision, events: events.map((event) => ({ ...event, metadata })),
     }));
+  }
+
+  /**
+   * Once appended, each written stream's state is known without reading it back: evolved by the
+   * events in the form a read of the log gives them (PostgreSQL's jsonb orders keys, and messages
+   * listing resource classes follow that order).
+   */
+  remember(result: AppendResult): void {
+    for (const [stream, events] of this.decided) {
+      const { state, revision, type } = this.loaded.get(stream)!;
+      const head = result.revisions[stream];
+      if (!type || events.length === 0 || head !== revision + events.length) continue;
+      const stored = events.map((event) => ({ type: event.type, data: this.writer.storedForm(event.data) }));
+      this.writer.remember(stream, head, stored.reduce(type.evolve, state));
+    }
   }
 }
 
@@ -56,41 +80,72 @@ export interface RunOptions {
    * lost race is decided again on freshly read state, and so is a refusal.
    */
   readonly preloaded?: ReadonlyMap<string, Loaded<unknown>>;
+  /**
+   * Streams a creation makes: when this process has never seen them, the first attempt takes them
+   * for absent instead of reading them; one that exists fails the append's check (expected: no
+   * stream) and the command is decided again on what the log holds.
+   */
+  readonly presumedNew?: (stream: string) => boolean;
 }
 
 /**
  * The one path every command takes: load the streams it needs, decide, and append every
- * decided event in ONE atomic append with the revisions loaded. Another writer getting there
- * first is internal: the command is decided again on the fresher state (cached, so only the
- * newer events are read), a bounded number of times, without sleeping. A generation the client
- * sent that no longer matches is the decider's own 409, never a retry.
+ * decided event in ONE atomic append with the revisions loaded. The first attempt decides on
+ * what this process last knew of each stream (its own appends included) without reading it:
+ * the append's expected revisions check that guess, as they check a read (and while guesses
+ * turn out stale too often, GuessRecord, commands read first). Another writer getting
+ * there first is internal: the command is decided again on freshly read state (only the newer
+ * events are read), a bounded number of times, without sleeping. A generation the client sent
+ * that no longer matches is the decider's own 409, never a retry.
  */
 @Injectable()
 export class CommandRunner {
+  private readonly guesses = new GuessRecord();
+
   constructor(private readonly writer: StreamWriter) {}
 
   async run<Outcome>(caller: Caller, decide: (attempt: Attempt) => Promise<Outcome>, options: RunOptions = {}): Promise<Outcome> {
     const metadata = { ...metadataOf(caller), ...options.metadata };
-    let preloaded = options.preloaded;
-    const plan = async (seed?: ReadonlyMap<string, Loaded<unknown>>) => {
-      const attempt = new Attempt(this.writer, seed);
-      const outcome = await decide(attempt);
-      return { appends: attempt.appends(metadata), outcome };
+    const guessing = this.guesses.worthGuessing();
+    let guessed = false;
+    const seed: Seed = (stream, type) => {
+      const preloaded = options.preloaded?.get(stream) as Loaded<any> | undefined;
+      if (preloaded || !guessing) return preloaded;
+      const known = this.writer.cached(stream) ?? (options.presumedNew?.(stream) ? { state: type.initialState(), revision: -1 } : undefined);
+      if (known) guessed = true;
+      return known;
     };
-    const { outcome } = await this.writer.execute(async () => {
-      const seed = preloaded;
-      preloaded = undefined;
-      if (!seed) return plan();
-      // A refusal decided on preloaded state mixed with fresh state may name the wrong cause
-      // (a capacity error where the consumer's generation moved on), and a decision to write
+    let first = true;
+    /** The first attempt when its append rests on a guess: a retry means the guess was stale. */
+    let guessedAppend = false;
+    const plan = async (attempt: Attempt) => {
+      const outcome = await decide(attempt);
+      return { appends: attempt.appends(metadata), outcome: { outcome, attempt } };
+    };
+    const { outcome, result } = await this.writer.execute(async () => {
+      if (!first) {
+        if (guessedAppend) this.guesses.record(true);
+        guessedAppend = false;
+        return plan(new Attempt(this.writer));
+      }
+      first = false;
+      // A refusal decided on unread state mixed with fresh state may name the wrong cause (a
+      // capacity error where the consumer's generation moved on), and a decision to write
       // nothing is checked by no append: only fresh state refuses or answers without writing.
+      const attempt = new Attempt(this.writer, seed);
       try {
-        const planned = await plan(seed);
-        return planned.appends.some((append) => append.events.length > 0) ? planned : plan();
-      } catch {
-        return plan();
+        const planned = await plan(attempt);
+        if (!attempt.seeded) return planned;
+        if (!planned.appends.some((append) => append.events.length > 0)) return plan(new Attempt(this.writer));
+        guessedAppend = guessed;
+        return planned;
+      } catch (error) {
+        if (!attempt.seeded) throw error;
+        return plan(new Attempt(this.writer));
       }
     }, options.attempts ?? MAX_ATTEMPTS);
-    return outcome;
+    if (guessedAppend) this.guesses.record(false);
+    if (result) outcome.attempt.remember(result);
+    return outcome.outcome;
   }
 }

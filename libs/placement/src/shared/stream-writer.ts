@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { AppendRequest, AppendResult, EVENT_STORE, EventStore, WrongExpectedRevision } from '#event-store/index.js';
 
 export interface Loaded<State> {
@@ -8,6 +8,10 @@ export interface Loaded<State> {
 }
 
 interface CacheEntry { revision: number; state: unknown }
+
+/** How the log gives event data back (PostgreSQL's jsonb orders keys); JSON's own form when not provided. */
+export const STORED_FORM = Symbol('STORED_FORM');
+export const jsonForm = (data: unknown): unknown => JSON.parse(JSON.stringify(data ?? null));
 
 /** Retrying a lost race is cheap: the state is cached and only newer events are read. */
 export const MAX_ATTEMPTS = 10;
@@ -22,7 +26,10 @@ export class StreamWriter {
   /** Streams whose append lost a race: their next load must find newer events. */
   private readonly contested = new Set<string>();
 
-  constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Optional() @Inject(STORED_FORM) readonly storedForm: (data: unknown) => unknown = jsonForm,
+  ) {}
 
   async load<State, Event>(stream: string, evolve: (s: State, e: Event) => State, initial: () => State): Promise<Loaded<State>> {
     const cached = this.cache.get(stream) as { revision: number; state: State } | undefined;
@@ -43,6 +50,22 @@ export class StreamWriter {
     }
     if (newer.length > 0 || !cached) this.cache.set(stream, { revision, state });
     return { state, revision };
+  }
+
+  /**
+   * The state this process last knew the stream at (its own appends included), without reading:
+   * a guess the append checks. None for a stream that lost a race since, or was never seen.
+   */
+  cached<State>(stream: string): Loaded<State> | undefined {
+    if (this.contested.has(stream)) return undefined;
+    return this.cache.get(stream) as Loaded<State> | undefined;
+  }
+
+  /** The state a stream is in after this process's append, so the next command need not read its own write back. */
+  remember(stream: string, revision: number, state: unknown): void {
+    const cached = this.cache.get(stream);
+    // Another command may have read the stream further meanwhile: the cache only moves forward.
+    if (!cached || cached.revision < revision) this.cache.set(stream, { revision, state });
   }
 
   /** Runs `plan` (load, decide) and appends what it returns; on a lost race, plans again, `maxAttempts` times in all. */

@@ -1,0 +1,12 @@
+import { jsonbForm } from './jsonb-form.js';
+
+describe('jsonbForm', () => {
+  it('orders keys as jsonb does: shorter first, then bytewise, at every depth', () => {
+    const form = jsonbForm({ inventories: { DISK_GB: 1, VCPU: 2, MEMORY_MB: 3 }, a: [{ zz: 1, b: undefined, y: 2 }] });
+    expect(JSON.stringify(form)).toBe('{"a":[{"y":2,"zz":1}],"inventories":{"VCPU":2,"DISK_GB":1,"MEMORY_MB":3}}');
+  });
+
+  it('compares bytes, not UTF-16 units', () => {
+    expect(Object.keys(jsonbForm({ 'é': 1, z: 2, '\u{1F600}': 3 }) as object)).toEqual(['z', 'é', '\u{1F600}']);
+  });
+});

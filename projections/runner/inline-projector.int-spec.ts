@@ -1,0 +1,41 @@
+import { WrongExpectedRevision } from '#event-store/index.js';
+import { Database, openDatabase } from '#placement/persistence/database.js';
+import { createTestDatabase, TestDatabase } from '#test/support/database.js';
+import { checkpointStatement } from './checkpoints.js';
+
+const UUID = 'a0000000-0000-4000-8000-0000000000aa';
+const created = { type: 'ResourceProviderCreated', data: { uuid: UUID, name: 'a', parent_provider_uuid: null, generation: 0 } };
+
+/** The store's appends with the inline projections, whose checkpoints ride with the COMMIT. */
+describe('inline projections, checkpoints sent with the COMMIT', () => {
+  let testDb: TestDatabase;
+  let database: Database;
+  beforeAll(async () => {
+    testDb = await createTestDatabase('pl_inline');
+    database = await openDatabase(testDb.url, 2);
+  });
+  afterAll(async () => {
+    await database.close();
+    await testDb.drop();
+  });
+
+  const state = async () => (await database.pool.query(
+    `SELECT (SELECT array_agg(DISTINCT commit_xid::text || ':' || position) FROM rm_projection_checkpoints) AS checkpoints,
+            (SELECT transaction_id::text || ':' || position FROM es_events ORDER BY transaction_id DESC, position DESC LIMIT 1) AS head,
+            (SELECT count(*)::int FROM rm_resource_providers) AS providers`)).rows[0];
+
+  it('moves every checkpoint to the append in its transaction; a refused append moves nothing', async () => {
+    await database.eventStore.append([{ stream: `provider-${UUID}`, expectedRevision: -1, events: [created] }]);
+    const after = await state();
+    expect(after.checkpoints).toEqual([after.head]);
+    expect(after.providers).toBe(1);
+    const refused = database.eventStore.append([{ stream: `provider-${UUID}`, expectedRevision: -1, events: [created] }]);
+    await expect(refused).rejects.toBeInstanceOf(WrongExpectedRevision);
+    expect(await state()).toEqual(after);
+  });
+
+  it('writes only digits and the projections\' own names into the statement', () => {
+    expect(checkpointStatement(['providers'], { commit: 7n, prepare: 9n })).toContain("IN ('providers') AND (commit_xid, position) < ('7'::xid8, 9::bigint)");
+    expect(() => checkpointStatement(["x'); DROP TABLE es_events; --"], { commit: 1n, prepare: 1n })).toThrow(/not one a statement may carry/);
+  });
+});
