@@ -49,21 +49,10 @@ export function evolveProvider(state: ProviderState, event: ProviderEvent): Prov
   }
 }
 
-/**
- * A provider's holdings keyed by consumer uuid, as a table without a prototype. Why: an object
- * literal keyed by uuids gets a hidden class per key sequence, and a cloud's providers held by
- * 80,000 consumers left ~10 MB of those in every process that keeps provider states (the
- * candidate index); a prototype-less object is kept as a plain hash table instead. It reads,
- * spreads and serializes as any object.
- */
-export function holdingsTable(entries: Readonly<Record<string, ProviderHolding>> = {}): Record<string, ProviderHolding> {
-  return Object.assign(Object.create(null) as Record<string, ProviderHolding>, entries);
-}
-
 function withHoldings(
   current: Readonly<Record<string, ProviderHolding>>, changed: Readonly<Record<string, ProviderHolding>>,
 ): Record<string, ProviderHolding> {
-  const next = holdingsTable(current);
+  const next: Record<string, ProviderHolding> = { ...current };
   for (const [consumer, holding] of Object.entries(changed)) {
     if (Object.keys(holding).length > 0) next[consumer] = holding;
     else delete next[consumer];

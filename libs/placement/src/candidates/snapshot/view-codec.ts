@@ -1,4 +1,3 @@
-import { holdingsTable } from '#domain/index.js';
 import { NameCatalog, NameCatalogSnapshot } from '../index/name-catalog.js';
 import { ProjectTally, ProjectTallySnapshot } from '../index/project-tally.js';
 import { ProviderIndex, ProviderIndexSnapshot, UnreadableSnapshot } from '../index/provider-index.js';
@@ -79,7 +78,7 @@ export class ViewDecoder {
       if (part?.kind !== 'head' || part.format !== SNAPSHOT_FORMAT) throw new UnreadableSnapshot(`not a view of format ${SNAPSHOT_FORMAT}`);
       this.head = part;
     } else if (part?.kind === 'providers' && Array.isArray(part.states) && Array.isArray(part.children)) {
-      for (const state of part.states) this.states.push(withHoldingsTable(state));
+      for (const state of part.states) this.states.push(state);
       for (const children of part.children) this.children.push(children);
     } else if (part?.kind === 'consumers' && Array.isArray(part.consumers)) {
       for (const consumer of part.consumers) {
@@ -107,17 +106,6 @@ export class ViewDecoder {
       throw new UnreadableSnapshot(`a damaged view: ${(error as Error).message}`);
     }
   }
-}
-
-/**
- * A provider's holdings as a table (holdingsTable), swapped in while its part is freshly parsed:
- * the object literal the JSON made is dropped young instead of aging into the old heap.
- */
-function withHoldingsTable(state: ProviderIndexSnapshot['states'][number]): ProviderIndexSnapshot['states'][number] {
-  if (state?.status === 'active' && state.allocations && typeof state.allocations === 'object') {
-    (state as { allocations: unknown }).allocations = holdingsTable(state.allocations);
-  }
-  return state;
 }
 
 /** The view the parts hold; UnreadableSnapshot if they are not one of this format. */
