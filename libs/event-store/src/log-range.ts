@@ -1,4 +1,4 @@
-import { comparePositions, EventStore, LogPosition, RecordedEvent } from './port.js';
+import { comparePositions, EventStore, GlobalFilter, LogPosition, RecordedEvent } from './port.js';
 
 /** How long a range waits for a writer still committing below its end before it gives up. */
 const STALLED_MS = 120_000;
@@ -9,8 +9,10 @@ const STALLED_MS = 120_000;
  * ends with the event at `until`: a store that reads gap-free (PostgreSQL) may answer short, or
  * empty, while a writer below `until` is still committing, and the range waits for it.
  */
-export async function* readLogRange(store: EventStore, from: LogPosition, until: LogPosition, size: number): AsyncGenerator<RecordedEvent[]> {
-  const filter = { until: { position: until } };
+export async function* readLogRange(
+  store: EventStore, from: LogPosition, until: LogPosition, size: number, options: { readonly metadata?: false } = {},
+): AsyncGenerator<RecordedEvent[]> {
+  const filter = { until: { position: until }, ...options };
   let cursor = from;
   const next = () => comparePositions(cursor, until) >= 0 ? Promise.resolve(null) : readSome(store, cursor, size, filter);
   let pending = next();
@@ -23,7 +25,7 @@ export async function* readLogRange(store: EventStore, from: LogPosition, until:
   }
 }
 
-async function readSome(store: EventStore, from: LogPosition, size: number, filter: { until: { position: LogPosition } }): Promise<RecordedEvent[]> {
+async function readSome(store: EventStore, from: LogPosition, size: number, filter: GlobalFilter & { until: { position: LogPosition } }): Promise<RecordedEvent[]> {
   const started = Date.now();
   for (let wait = 5; ; wait = Math.min(wait * 2, 500)) {
     const batch = await store.readAll(from, size, filter);

@@ -109,6 +109,8 @@ export interface GlobalFilter {
   readonly types?: readonly string[];
   /** Only events whose data has these top-level string values. */
   readonly data?: Readonly<Record<string, string>>;
+  /** false: each event comes with an empty metadata object, for replays that never read it (less to read and parse). */
+  readonly metadata?: false;
 }
 
 /** holdAppends could not hold the appends back quickly enough (they hold their streams longer); nothing was done. */

@@ -73,6 +73,10 @@ export function describeReadSideContract(store: () => EventStore) {
       const odd = await store().readAll(before, 100, { types: ['Odd'], data: { tag } });
       const timed = await store().readAll(before, 100, { data: { tag }, until: { time: recordedMicros(odd[0]) } });
       expect(mine(timed)).toEqual([0, 1]);
+      const bare = await store().readAll(before, 100, { data: { tag }, metadata: false });
+      expect(bare.map((e) => e.metadata)).toEqual(bare.map(() => ({})));
+      expect(bare.map((e) => ({ ...e, metadata: {} }))).toEqual((await store().readAll(before, 100, { data: { tag } })).map((e) => ({ ...e, metadata: {} })));
+      expect((await store().readAll(before, 100, { data: { tag } }))[0].metadata.requestId).toBe('req-0');
     });
 
     it('names a head that every acknowledged append is at or before, and the global order reaches it', async () => {

@@ -69,7 +69,7 @@ export async function readAllAfter(
       advanced = true;
       const recorded = toRecordedEvent(event);
       if (!recorded || (until && !isAtOrBefore(recorded, until)) || !matches(recorded, filter) || !keep(recorded)) continue;
-      if (events.length < limit) events.push(recorded);
+      if (events.length < limit) events.push(filter.metadata === false ? { ...recorded, metadata: {} } : recorded);
     }
     if (returned < asked || !advanced) break;
   }

@@ -8,7 +8,7 @@ import { InlineProjector } from './sql-client.js';
 import { preparing, statementName } from './prepared.js';
 import { countEvents, filterConditions, readHead, readRequest, readStreamRange } from './log-reads.js';
 import { holdAppends } from './hold-appends.js';
-import { EVENT_COLUMNS, queryEvents, READ_COLUMNS, toRecordedEvent } from './rows.js';
+import { EVENT_COLUMNS, queryEvents, READ_COLUMNS, READ_COLUMNS_NO_METADATA, toRecordedEvent } from './rows.js';
 import { outcomeInDoubt, resolveCommit } from './commit-outcome.js';
 
 const DEADLOCK = '40P01';
@@ -213,7 +213,7 @@ export class PostgresEventStore implements EventStore {
                WHERE datname IS DISTINCT FROM current_database() AND backend_xid IS NOT NULL)),
            pg_snapshot_xmax(s)) AS below
          FROM pg_current_snapshot() AS s)
-       SELECT ${READ_COLUMNS}
+       SELECT ${filter?.metadata === false ? READ_COLUMNS_NO_METADATA : READ_COLUMNS}
        FROM es_events, horizon
        WHERE transaction_id < horizon.below
          AND (transaction_id, position) > ($1::text::xid8, $2::bigint)${filtered}

@@ -26,6 +26,9 @@ export function toRecordedEvent(row: Record<string, any>): RecordedEvent {
  */
 export const READ_COLUMNS = `transaction_id::text, position::text, stream_id, revision, type, data, metadata,
   (extract(epoch FROM recorded_at) * 1000000)::int8::text`;
+/** READ_COLUMNS without the metadata (GlobalFilter.metadata === false). */
+export const READ_COLUMNS_NO_METADATA = READ_COLUMNS.replace(', metadata,', ', NULL,');
+const NO_METADATA = Object.freeze({});
 
 function fromArrayRow(row: unknown[]): RecordedEvent {
   const micros = row[7] as string;
@@ -35,7 +38,7 @@ function fromArrayRow(row: unknown[]): RecordedEvent {
     position: { commit: BigInt(row[0] as string), prepare: BigInt(row[1] as string) },
     type: row[4] as string,
     data: row[5] as Record<string, unknown>,
-    metadata: (row[6] as RecordedEvent['metadata'] | null) ?? {},
+    metadata: (row[6] as RecordedEvent['metadata'] | null) ?? NO_METADATA,
     recordedAt: new Date(Number(micros) / 1000),
     recordedAtMicros: BigInt(micros),
   };

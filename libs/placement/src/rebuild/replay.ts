@@ -34,7 +34,7 @@ export const describeRange = (range: LogRange) => `${range.total} events up to p
 
 /** Runs a batch loop with progress reports (at most one a second, and a final one). */
 async function replayLoop(
-  range: LogRange, size: number, report: Reporter,
+  range: LogRange, size: number, withMetadata: boolean, report: Reporter,
   apply: (batch: RecordedEvent[]) => void | Promise<void>,
 ): Promise<ReplayOutcome> {
   const started = performance.now();
@@ -44,7 +44,7 @@ async function replayLoop(
   const progress = (): ReplayProgress => ({
     done: events, total: range.total, seconds: (performance.now() - started) / 1000, position: last ? String(last.position.prepare) : null,
   });
-  for await (const batch of readLogRange(range.store, range.from, range.until, size)) {
+  for await (const batch of readLogRange(range.store, range.from, range.until, size, withMetadata ? {} : { metadata: false })) {
     await apply(batch);
     events += batch.length;
     last = batch[batch.length - 1];
@@ -74,7 +74,8 @@ export async function replayIntoMemory(
   if (draining) memory.drainAsYouGo(draining.hoursApart);
   // A transaction's events may straddle two batches: its tail waits for the next one.
   let pending: RecordedEvent[] = [];
-  const outcome = await replayLoop(range, BATCH_EVENTS, report, async (batch) => {
+  // The in-memory twins read no metadata; the projections' SQL is handed events whole.
+  const outcome = await replayLoop(range, BATCH_EVENTS, false, report, async (batch) => {
     const groups = byTransaction([...pending, ...batch]);
     pending = groups.pop() ?? [];
     for (const group of groups) memory.applyTransaction(group);
@@ -99,7 +100,7 @@ export async function replayThroughSql(
     }
   };
   let pending: RecordedEvent[] = [];
-  const outcome = await replayLoop(range, SQL_BATCH_EVENTS, report, async (batch) => {
+  const outcome = await replayLoop(range, SQL_BATCH_EVENTS, true, report, async (batch) => {
     const groups = byTransaction([...pending, ...batch]);
     pending = groups.pop() ?? [];
     if (groups.length > 0) await apply(groups.flat());
