@@ -16,8 +16,10 @@ import { writeLog } from './write-log.js';
  * build has them, the candidate snapshot), then the real API started with PLACEMENT_WORKERS=W:
  * the time until each worker answered its first GET /allocation_candidates, and each process's
  * memory once it had. Then the same cloud's log grown to M events (default 5,000,000; more churn,
- * same providers and consumers), made ready again, measured again. --build runs another build's
- * dist (e.g. main's, for the figures before).
+ * same providers and consumers), made ready again, measured again. The log's first start also
+ * reserves its providers' names once (a log written before name streams): it is shown apart, and
+ * the goals are checked on the start after it. --build runs another build's dist (e.g. main's,
+ * for the figures before).
  */
 const ADMIN_URL = process.env.TEST_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const GOAL_MS = 3000;
@@ -107,7 +109,7 @@ async function measureStart(build: string, databaseUrl: string, workers: number)
   }
 }
 
-function report(print: (line: string) => void, label: string, measured: Measured): void {
+function report(print: (line: string) => void, label: string, measured: Measured, goals = true): void {
   const times = [...measured.firstAnswerMs.values()];
   for (const [pid, ms] of measured.firstAnswerMs) {
     const { rssMb, peakMb } = measured.memory.get(pid)!;
@@ -124,6 +126,10 @@ function report(print: (line: string) => void, label: string, measured: Measured
   }
   const slowest = Math.max(...times);
   const heaviest = Math.max(...[...measured.memory.values()].map((m) => m.rssMb));
+  if (!goals) {
+    print(`start ${label}: every worker answered within ${(slowest / 1000).toFixed(2)} s; largest worker RSS ${heaviest.toFixed(0)} MB`);
+    return;
+  }
   print(`STARTUP ${label}: every worker answered within ${(slowest / 1000).toFixed(2)} s (goal ${GOAL_MS / 1000} s: ${slowest < GOAL_MS ? 'met' : 'NOT met'}); `
     + `largest worker RSS ${heaviest.toFixed(0)} MB (goal ${RSS_GOAL_MB} MB: ${heaviest < RSS_GOAL_MB ? 'met' : 'NOT met'})`);
 }
@@ -161,6 +167,12 @@ async function main() {
       at = performance.now();
       await adminCli('rebuild');
       print(`placement-admin rebuild: ${((performance.now() - at) / 1000).toFixed(0)} s`);
+      if (total === written) {
+        // A log written before the name streams (this bench writes its log straight into the
+        // tables) has its providers' names reserved once, at the first start; later starts find
+        // them done. That one-time step is shown apart from what the goal is about.
+        report(print, `at ${formatCount(total)} events, first start (provider names backfilled once)`, await measureStart(build, databaseUrl, workers), false);
+      }
       report(print, `at ${formatCount(total)} events`, await measureStart(build, databaseUrl, workers));
     }
   } finally {

@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
 import { AppendsBusy, LogPosition } from '../port.js';
+import { inTransaction } from './in-transaction.js';
 import { readHead } from './log-reads.js';
 
 /** Long enough for the appends in flight to finish; short enough that those arriving never queue long behind it. */
@@ -12,23 +13,14 @@ const LOCK_NOT_AVAILABLE = '55P03';
  * writing anything: the head read then is the last event until the hold ends, and the read
  * models the inline projections wrote show exactly the log up to it.
  */
-export async function holdAppends<T>(pool: Pool, work: (head: LogPosition) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+export function holdAppends<T>(pool: Pool, work: (head: LogPosition) => Promise<T>): Promise<T> {
+  return inTransaction(pool, async (client) => {
     await client.query(`SET LOCAL lock_timeout = '${HOLD_TIMEOUT}'`);
     try {
       await client.query('LOCK TABLE es_streams IN EXCLUSIVE MODE');
     } catch (error) {
       throw (error as { code?: string }).code === LOCK_NOT_AVAILABLE ? new AppendsBusy() : error;
     }
-    const result = await work(await readHead(client));
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+    return work(await readHead(client));
+  });
 }
