@@ -97,7 +97,28 @@ describe('CommandRunner', () => {
     expect((await store.readStream('counter-a')).map((e) => e.data)).toEqual([{ n: 0 }, { n: 1 }, { n: 99 }, { n: 3 }]);
   });
 
-  it('reads before deciding once its guesses are stale too often (another process writes the same streams)', async () => {
+  it('decides again on read state when its decision rests on a guessed stream it does not write (no append checks it)', async () => {
+    const tick = () => runner.run(CALLER, async (attempt) => {
+      attempt.write('counter-a', [ticked(await attempt.load('counter-a', COUNTER))]);
+    });
+    await runner.run(CALLER, async (attempt) => {
+      attempt.write('counter-parent', [ticked(await attempt.load('counter-parent', COUNTER))]);
+    });
+    await tick();
+    // Another process moves the parent on: this process's guess of it is stale, and writing only
+    // counter-a would never find out. The command reads both instead of deciding on the guess.
+    await store.append([{ stream: 'counter-parent', expectedRevision: 'any', events: [ticked(7)] }]);
+    const reads = jest.spyOn(store, 'readStream');
+    const seen: string[] = [];
+    await runner.run(CALLER, async (attempt) => {
+      seen.push(`parent at ${await attempt.load('counter-parent', COUNTER)}`);
+      attempt.write('counter-a', [ticked(await attempt.load('counter-a', COUNTER))]);
+    });
+    expect(seen).toEqual(['parent at 1', 'parent at 2']);
+    expect(reads.mock.calls.map(([stream]) => stream)).toContain('counter-parent');
+  });
+
+    it('reads before deciding once its guesses are stale too often (another process writes the same streams)', async () => {
     const tick = () => runner.run(CALLER, async (attempt) => {
       attempt.write('counter-a', [ticked(await attempt.load('counter-a', COUNTER))]);
     });

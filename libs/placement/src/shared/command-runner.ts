@@ -24,7 +24,7 @@ type Seed = <State>(stream: string, type: StreamType<State, any>) => Loaded<Stat
  * write can only follow a load: what was decided on is what the append checks.
  */
 export class Attempt {
-  private readonly loaded = new Map<string, { state: unknown; revision: number; type?: StreamType<any, any> }>();
+  private readonly loaded = new Map<string, { state: unknown; revision: number; type?: StreamType<any, any>; seeded?: boolean }>();
   private readonly decided = new Map<string, Fact[]>();
   /** Whether some state this attempt decided on was not read from the log (a seed). */
   seeded = false;
@@ -38,8 +38,17 @@ export class Attempt {
     const seeded = this.seed?.(stream, type);
     if (seeded) this.seeded = true;
     const { state, revision } = seeded ?? await this.writer.load<State, Event>(stream, type.evolve, type.initialState);
-    this.loaded.set(stream, { state, revision, type });
+    this.loaded.set(stream, { state, revision, type, seeded: seeded !== undefined });
     return state;
+  }
+
+  /**
+   * Whether the decision rests on a seeded (guessed) stream it does not write: the append checks
+   * only the streams it writes, so such a guess (a parent, say) would go unchecked.
+   */
+  get restsOnUncheckedGuess(): boolean {
+    for (const [stream, loaded] of this.loaded) if (loaded.seeded && !this.decided.has(stream)) return true;
+    return false;
   }
 
   write(stream: string, events: readonly Fact[]): void {
@@ -136,7 +145,7 @@ export class CommandRunner {
       try {
         const planned = await plan(attempt);
         if (!attempt.seeded) return planned;
-        if (!planned.appends.some((append) => append.events.length > 0)) return plan(new Attempt(this.writer));
+        if (!planned.appends.some((append) => append.events.length > 0) || attempt.restsOnUncheckedGuess) return plan(new Attempt(this.writer));
         guessedAppend = guessed;
         return planned;
       } catch (error) {
