@@ -7,26 +7,14 @@ export async function seedProjectionCheckpoints(db: SqlClient, projections: read
     [projections.map((projection) => projection.name)]);
 }
 
-/**
- * Moves the checkpoints of `names` forward to `position`, never back. Rows another append holds
- * are skipped rather than waited for: a hot row every append must lock would queue all commits
- * behind each other, and the next append moves the checkpoint past both anyway.
- */
-export async function advanceCheckpoints(tx: SqlClient, names: readonly string[], position: LogPosition): Promise<void> {
-  await tx.query(
-    `UPDATE rm_projection_checkpoints SET commit_xid = $1::text::xid8, position = $2, updated_at = now()
-     WHERE projection IN (
-       SELECT projection FROM rm_projection_checkpoints
-       WHERE projection = ANY($3::text[]) AND (commit_xid, position) < ($1::text::xid8, $2::bigint)
-       FOR UPDATE SKIP LOCKED)`,
-    [position.commit.toString(), position.prepare.toString(), names]);
-}
-
 const PROJECTION_NAME = /^[a-z0-9_-]+$/;
 
 /**
- * advanceCheckpoints as one statement of literals (no parameters), for the store to send in the
- * same round trip as its COMMIT. Only digits and the projections' own names are written into it.
+ * The statement that moves the checkpoints of `names` forward to `position`, never back. Rows
+ * another append holds are skipped rather than waited for: a hot row every append must lock would
+ * queue all commits behind each other, and the next append moves the checkpoint past both anyway.
+ * Literals only (no parameters), so the store can send it in the same round trip as its COMMIT:
+ * only digits and the projections' own names are written into it.
  */
 export function checkpointStatement(names: readonly string[], position: LogPosition): string {
   const bad = names.find((name) => !PROJECTION_NAME.test(name));

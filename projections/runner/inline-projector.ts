@@ -1,6 +1,6 @@
 import type { InlineProjector, RecordedEvent, SqlClient } from '#event-store/index.js';
 import { Projection } from './projection.js';
-import { advanceCheckpoints, checkpointStatement } from './checkpoints.js';
+import { checkpointStatement } from './checkpoints.js';
 
 export interface InlineOptions {
   /**
@@ -21,8 +21,8 @@ export function inlineProjector(projections: readonly Projection[], options: Inl
       for (const event of events) if (types.has(event.type)) await projection.apply(tx, event);
     }
     if (events.length === 0) return;
-    const last = events[events.length - 1].position;
-    if (options.checkpointWithCommit) return checkpointStatement(names, last);
-    await advanceCheckpoints(tx, names, last);
+    const checkpoints = checkpointStatement(names, events[events.length - 1].position);
+    if (options.checkpointWithCommit) return checkpoints;
+    await tx.query(checkpoints);
   };
 }
