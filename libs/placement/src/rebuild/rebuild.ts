@@ -5,7 +5,7 @@ import { READ_MODELS_SCHEMA } from '../persistence/read-model-schema.js';
 import { Reporter, silent } from './admin-events.js';
 import { eventsPerSecond } from './progress.js';
 import type { MemoryPlan } from './memory/memory-replays.js';
-import { describeRange, LogRange, replayIntoMemory, replayThroughSql, wholeLog } from './replay.js';
+import { describeRange, LogRange, logUpTo, replayIntoMemory, replayThroughSql } from './replay.js';
 import { BulkLoader, CHUNK_ROWS } from './schema/bulk-load.js';
 import { DrainedWriter } from './drained-writer.js';
 import { USAGE_ROWS_TABLES, UsageRowsThread } from './memory/usage-rows.js';
@@ -59,7 +59,7 @@ export async function rebuildReadModels(pool: Pool, url: string, store: EventSto
     const plan = planReplay(projections, await tableShapes(pool, NEXT_SCHEMA), options.sql === true);
     if (plan.kind === 'sql') await report({ kind: 'step', message: `replaying through the projections' SQL: ${plan.reason}` });
     const started = performance.now();
-    const log = await wholeLog(store);
+    const log = await logUpTo(store);
     await report({ kind: 'step', message: `replaying ${describeRange(log)}` });
     const { outcome, rowsWritten, writeSeconds } = plan.kind === 'memory'
       ? await replayWhileWriting(pool, log, plan, report)

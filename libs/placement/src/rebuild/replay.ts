@@ -24,10 +24,10 @@ export interface LogRange {
   readonly total: number;
 }
 
-/** The log from its start up to its head now. */
-export async function wholeLog(store: EventStore): Promise<LogRange> {
-  const until = await store.head();
-  return { store, from: START, until, total: await store.countEvents(START, until) };
+/** The log from its start up to `until`: its head now unless given. */
+export async function logUpTo(store: EventStore, until?: LogPosition): Promise<LogRange> {
+  const end = until ?? await store.head();
+  return { store, from: START, until: end, total: await store.countEvents(START, end) };
 }
 
 export const describeRange = (range: LogRange) => `${range.total} events up to position ${range.until.commit}/${range.until.prepare}`;

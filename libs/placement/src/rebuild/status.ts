@@ -44,7 +44,16 @@ export async function readStatus(
   const head = await store.head();
   const events = await store.countEvents(START, head);
   const log: LogStatus = { events, head: events === 0 ? null : { commit: head.commit.toString(), position: head.prepare.toString() } };
-  const lagOf = async (at: LogPosition | null) => (at === null ? events : comparePositions(at, head) >= 0 ? 0 : store.countEvents(at, head));
+  // Projections mostly stand at one checkpoint: each distinct one is counted once (a read of the
+  // log's tail where the store keeps no count).
+  const lags = new Map<string, Promise<number>>();
+  const lagOf = (at: LogPosition | null) => {
+    if (at === null) return events;
+    if (comparePositions(at, head) >= 0) return 0;
+    const key = `${at.commit}/${at.prepare}`;
+    if (!lags.has(key)) lags.set(key, store.countEvents(at, head));
+    return lags.get(key)!;
+  };
   const rows = await Promise.all(projections.map(async (projection) => {
     const row = models.checkpoints.get(projection.name);
     const at = row && row.commit !== '0' ? { commit: BigInt(row.commit), prepare: BigInt(row.position) } : null;

@@ -4,11 +4,11 @@ import { ALL_PROJECTIONS, inlineProjector, Projection } from '#projections/index
 import { READ_MODELS_SCHEMA } from '../persistence/read-model-schema.js';
 import { Reporter, silent } from './admin-events.js';
 import { comparable } from './comparison-rules.js';
-import { EventStore, LogPosition, START } from '#event-store/index.js';
+import { EventStore, LogPosition } from '#event-store/index.js';
 import { CACHE_TABLES } from '../ledger/snapshots/snapshot-store.js';
 import { SnapshotCheck, verifySnapshots } from '../ledger/snapshots/verify-snapshots.js';
 import { TableRows, withStandardNames } from './memory/table-rows.js';
-import { describeRange, LogRange, replayIntoMemory, replayThroughSql } from './replay.js';
+import { describeRange, LogRange, logUpTo, replayIntoMemory, replayThroughSql } from './replay.js';
 import { diffTable, hasDrift, TableComparison, TableDiff } from './row-diff.js';
 import { dropSchema, qualified, quoteIdent, TableShape, tableShapes } from './schema/schema-admin.js';
 import { readTable } from './schema/table-reader.js';
@@ -47,8 +47,7 @@ export async function verifyReadModels(pool: Pool, url: string, store: EventStor
   const started = performance.now();
   const reader = await pool.connect();
   try {
-    const until = await openLiveSnapshot(reader, store, options.mode ?? 'inline', projections);
-    const log: LogRange = { store, from: START, until, total: await store.countEvents(START, until) };
+    const log = await logUpTo(store, await openLiveSnapshot(reader, store, options.mode ?? 'inline', projections));
     const live = new Map((await tableShapes(reader, READ_MODELS_SCHEMA)).filter((shape) => !CACHE_TABLES.includes(shape.table))
       .map((shape) => [shape.table, shape]));
     const plan = planReplay(projections, [...live.values()], options.sql === true);
