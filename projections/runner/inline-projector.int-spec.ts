@@ -1,6 +1,5 @@
 import { WrongExpectedRevision } from '#event-store/index.js';
-import { Database, openDatabase } from '#placement/persistence/database.js';
-import { createTestDatabase, TestDatabase } from '#test/support/database.js';
+import { useReadModelDatabase } from '#test/support/read-model-database.js';
 import { checkpointStatement } from './checkpoints.js';
 
 const UUID = 'a0000000-0000-4000-8000-0000000000aa';
@@ -8,16 +7,7 @@ const created = { type: 'ResourceProviderCreated', data: { uuid: UUID, name: 'a'
 
 /** The store's appends with the inline projections, whose checkpoints ride with the COMMIT. */
 describe('inline projections, checkpoints sent with the COMMIT', () => {
-  let testDb: TestDatabase;
-  let database: Database;
-  beforeAll(async () => {
-    testDb = await createTestDatabase('pl_inline');
-    database = await openDatabase(testDb.url, 2);
-  });
-  afterAll(async () => {
-    await database.close();
-    await testDb.drop();
-  });
+  const database = useReadModelDatabase();
 
   const state = async () => (await database.pool.query(
     `SELECT (SELECT array_agg(DISTINCT commit_xid::text || ':' || position) FROM rm_projection_checkpoints) AS checkpoints,
