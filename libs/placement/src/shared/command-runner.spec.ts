@@ -118,7 +118,7 @@ describe('CommandRunner', () => {
     expect(reads.mock.calls.map(([stream]) => stream)).toContain('counter-parent');
   });
 
-    it('reads before deciding once its guesses are stale too often (another process writes the same streams)', async () => {
+  it('reads before deciding once its guesses are stale too often (another process writes the same streams)', async () => {
     const tick = () => runner.run(CALLER, async (attempt) => {
       attempt.write('counter-a', [ticked(await attempt.load('counter-a', COUNTER))]);
     });

@@ -26,8 +26,6 @@ type Seed = <State>(stream: string, type: StreamType<State, any>) => Loaded<Stat
 export class Attempt {
   private readonly loaded = new Map<string, { state: unknown; revision: number; type?: StreamType<any, any>; seeded?: boolean }>();
   private readonly decided = new Map<string, Fact[]>();
-  /** Whether some state this attempt decided on was not read from the log (a seed). */
-  seeded = false;
 
   constructor(private readonly writer: StreamWriter, private readonly seed?: Seed) {}
 
@@ -36,10 +34,15 @@ export class Attempt {
     const known = this.loaded.get(stream);
     if (known) return known.state as State;
     const seeded = this.seed?.(stream, type);
-    if (seeded) this.seeded = true;
     const { state, revision } = seeded ?? await this.writer.load<State, Event>(stream, type.evolve, type.initialState);
     this.loaded.set(stream, { state, revision, type, seeded: seeded !== undefined });
     return state;
+  }
+
+  /** Whether some state this attempt decided on was not read from the log (a seed). */
+  get seeded(): boolean {
+    for (const loaded of this.loaded.values()) if (loaded.seeded) return true;
+    return false;
   }
 
   /**
