@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { EXIT, runAdmin } from '#placement-admin/cli.js';
-import { LOG_STORES, startTestApp, TestApp } from '../support/test-app.js';
+import { LOG_STORES, logStoreEnv, startTestApp, TestApp } from '../support/test-app.js';
 
 jest.setTimeout(60_000);
 
@@ -14,12 +14,10 @@ describe.each(LOG_STORES)('placement-admin with the log in %s', (store) => {
   let app: TestApp;
   let db: Client;
   const compute = randomUUID(), vm = randomUUID();
-  const kurrent = store === 'kurrentdb'
-    ? { PLACEMENT_EVENT_STORE: 'kurrentdb', PLACEMENT_KURRENTDB_URL: 'kurrentdb://127.0.0.1:2113?tls=false' } : {};
   const admin = async (...args: string[]) => {
     const out: string[] = [];
     const err: string[] = [];
-    const code = await runAdmin(args, { DATABASE_URL: app.databaseUrl, ...kurrent },
+    const code = await runAdmin(args, { DATABASE_URL: app.databaseUrl, ...logStoreEnv(store) },
       { out: (l) => out.push(l), err: (l) => err.push(l) }, undefined, app.externalLog);
     return { code, out: out.join('\n'), err: err.join('\n') };
   };

@@ -7,12 +7,13 @@ import { KurrentEventStore } from '#event-store/kurrent/kurrent-event-store.js';
 import { InMemoryKurrentClient } from '#event-store/kurrent/testing/in-memory-kurrent-client.js';
 import { openDatabase } from '#placement/persistence/database.js';
 import { createTestDatabase, TestDatabase } from '../support/database.js';
+import { logStoreEnv } from '../support/test-app.js';
 
 jest.setTimeout(60_000);
 
 const HEADERS = { 'x-auth-token': 'admin', 'openstack-api-version': 'placement 1.39', 'content-type': 'application/json' };
 const METADATA = { requestId: 'req-old', userId: null, projectId: null, roles: [] };
-const KURRENT = { PLACEMENT_EVENT_STORE: 'kurrentdb', PLACEMENT_KURRENTDB_URL: 'kurrentdb://127.0.0.1:2113?tls=false' };
+const KURRENT = logStoreEnv('kurrentdb');
 
 /** What a writer from before the name streams appended: the provider's own events, and nothing else. */
 async function writeOldFormatLog(store: EventStore, uuids: { a: string; b: string; c: string }): Promise<void> {

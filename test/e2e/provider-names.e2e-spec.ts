@@ -5,6 +5,7 @@ import { providerNameStream } from '#domain/index.js';
 import { KurrentEventStore } from '#event-store/kurrent/kurrent-event-store.js';
 import { InMemoryKurrentClient } from '#event-store/kurrent/testing/in-memory-kurrent-client.js';
 import { createTestDatabase, TestDatabase } from '../support/database.js';
+import { logStoreEnv } from '../support/test-app.js';
 
 jest.setTimeout(60_000);
 
@@ -17,7 +18,7 @@ function boot(store: Store, url: string, client?: InMemoryKurrentClient): Promis
   const env: Record<string, string> = { PLACEMENT_AUTH_STRATEGY: 'noauth2' };
   if (store === 'postgres, async projections') env.PLACEMENT_PROJECTIONS = 'async';
   if (store !== 'kurrentdb (in-memory client)') return createApp(loadConfig(env), url, false);
-  const config = loadConfig({ ...env, PLACEMENT_EVENT_STORE: 'kurrentdb', PLACEMENT_KURRENTDB_URL: 'kurrentdb://127.0.0.1:2113?tls=false' });
+  const config = loadConfig({ ...env, ...logStoreEnv('kurrentdb') });
   return createApp(config, url, false, new KurrentEventStore(client!));
 }
 

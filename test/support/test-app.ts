@@ -10,6 +10,14 @@ import { createTestDatabase, TestDatabase } from './database.js';
 export type LogStore = 'postgresql' | 'kurrentdb';
 export const LOG_STORES: readonly LogStore[] = ['postgresql', 'kurrentdb'];
 
+/**
+ * The settings that put the log in that store, as a server or the admin commands read them (the
+ * KurrentDB address is never dialled: the specs hand over an in-memory log).
+ */
+export function logStoreEnv(log: LogStore): Record<string, string> {
+  return log === 'kurrentdb' ? { PLACEMENT_EVENT_STORE: 'kurrentdb', PLACEMENT_KURRENTDB_URL: 'kurrentdb://127.0.0.1:2113?tls=false' } : {};
+}
+
 export interface Reply {
   readonly status: number;
   readonly headers: Headers;
@@ -43,9 +51,7 @@ export interface TestApp {
  */
 export async function startTestApp(env: Record<string, string> = {}, log: LogStore = 'postgresql'): Promise<TestApp> {
   const db: TestDatabase = await createTestDatabase('pl_e2e');
-  const kurrent = log === 'kurrentdb'
-    ? { PLACEMENT_EVENT_STORE: 'kurrentdb', PLACEMENT_KURRENTDB_URL: 'kurrentdb://127.0.0.1:2113?tls=false' } : {};
-  const config = loadConfig({ PLACEMENT_AUTH_STRATEGY: 'noauth2', PORT: '0', ...kurrent, ...env });
+  const config = loadConfig({ PLACEMENT_AUTH_STRATEGY: 'noauth2', PORT: '0', ...logStoreEnv(log), ...env });
   const externalLog = log === 'kurrentdb' ? await inMemoryKurrentLog() : undefined;
   const running = await createApp(config, db.url, false, externalLog);
   await running.app.listen(0, '127.0.0.1');
