@@ -12,12 +12,16 @@ export function isSystemEvent(event: { readonly streamId: string; readonly type:
   return event.streamId.startsWith('$') || event.type.startsWith('$');
 }
 
+/** Where the adapter indexes each request's appends (request-index.ts): bookkeeping, not a Placement event. */
+export const REQUEST_INDEX_PREFIX = 'placement-request-';
+
 /**
  * Maps a stored event to the port's shape, or undefined for what is not one of ours: a system
- * event, or another application's event in the same database whose data is not a JSON object.
+ * event, the adapter's request index, or another application's event in the same database
+ * whose data is not a JSON object.
  */
 export function toRecordedEvent(event: ClientRecordedEvent): RecordedEvent | undefined {
-  if (isSystemEvent(event)) return undefined;
+  if (isSystemEvent(event) || event.streamId.startsWith(REQUEST_INDEX_PREFIX)) return undefined;
   const data = jsonObject(event.data);
   if (data === undefined) return undefined;
   if (!event.position) throw new Error(`KurrentDB returned event ${event.streamId}@${event.revision} without its log position`);

@@ -7,7 +7,8 @@ import { appendOutcome } from './unavailable.js';
 import { assertMultiStreamAppend } from './capabilities.js';
 import { toRecordedEvent } from './event-mapping.js';
 import { KurrentClient, connectKurrent } from './kurrent-client.js';
-import { countEvents, readAllAfter, readHead, readRequest, readStreamRange } from './log-reads.js';
+import { countEvents, readAllAfter, readHead, readStreamRange } from './log-reads.js';
+import { readRequest, withoutRequestIndex, withRequestIndex } from './request-index.js';
 import { CatchUpHandlers, CatchUpOptions, subscribeToAllFrom } from './kurrent-subscription.js';
 
 export interface KurrentEventStoreOptions extends CatchUpOptions {
@@ -40,9 +41,9 @@ export class KurrentEventStore implements EventStore {
   async append(requests: readonly AppendRequest[]): Promise<AppendResult> {
     // An empty session is an error on the server; an empty append is a no-op on every adapter.
     if (requests.length === 0) return { position: START, revisions: {} };
-    const session = toAppendStreamRequests(requests);
+    const session = toAppendStreamRequests(withRequestIndex(requests));
     try {
-      return toAppendResult(await this.client.multiStreamAppend(session));
+      return withoutRequestIndex(toAppendResult(await this.client.multiStreamAppend(session)));
     } catch (error) {
       throw appendOutcome(translateAppendError(error, requests));
     }

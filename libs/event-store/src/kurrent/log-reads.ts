@@ -86,14 +86,6 @@ export async function readHead(client: KurrentClient): Promise<LogPosition> {
 }
 
 /**
- * KurrentDB indexes no metadata: the audit of one request reads $all. That costs the log's
- * length; the PostgreSQL adapter answers from an index.
- */
-export function readRequest(client: KurrentClient, requestId: string): Promise<RecordedEvent[]> {
-  return readAllAfter(client, START, Number.MAX_SAFE_INTEGER, {}, (event) => event.metadata.requestId === requestId);
-}
-
-/**
  * KurrentDB keeps no count of $all: the events are read and counted, without keeping them
  * (status and a replay's progress ask this, never a request).
  */
