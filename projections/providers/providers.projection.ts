@@ -1,4 +1,4 @@
-import type { RecordedEvent, SqlClient } from '#event-store/index.js';
+import { send, type RecordedEvent, type SqlClient } from '#event-store/index.js';
 import type { Inventories } from '#domain/index.js';
 import { Projection } from '../runner/projection.js';
 import { factTime } from '../runner/fact-time.js';
@@ -15,7 +15,7 @@ export const providersProjection: Projection = {
     switch (event.type) {
       case 'ResourceProviderCreated': {
         const parent = event.data.parent_provider_uuid as string | null;
-        await tx.query(
+        await send(tx, 
           `INSERT INTO rm_resource_providers (uuid, name, generation, parent_provider_uuid, root_provider_uuid, created_at, updated_at)
            VALUES ($1, $2, $3, $4::text, COALESCE((SELECT root_provider_uuid FROM rm_resource_providers WHERE uuid = $4::text), $1), $5, $5)
            ON CONFLICT (uuid) DO NOTHING`,
@@ -26,10 +26,10 @@ export const providersProjection: Projection = {
       case 'ResourceProviderUpdated':
         return updateProvider(tx, uuid, event.data.name, event.data.parent_provider_uuid, event.data.generation, at);
       case 'ResourceProviderDeleted':
-        await tx.query('DELETE FROM rm_inventories WHERE provider_uuid = $1', [uuid]);
-        await tx.query('DELETE FROM rm_provider_traits WHERE provider_uuid = $1', [uuid]);
-        await tx.query('DELETE FROM rm_provider_aggregates WHERE provider_uuid = $1', [uuid]);
-        await tx.query('DELETE FROM rm_resource_providers WHERE uuid = $1', [uuid]);
+        await send(tx, 'DELETE FROM rm_inventories WHERE provider_uuid = $1', [uuid]);
+        await send(tx, 'DELETE FROM rm_provider_traits WHERE provider_uuid = $1', [uuid]);
+        await send(tx, 'DELETE FROM rm_provider_aggregates WHERE provider_uuid = $1', [uuid]);
+        await send(tx, 'DELETE FROM rm_resource_providers WHERE uuid = $1', [uuid]);
         return;
       case 'InventoriesSet':
         return replaceInventories(tx, uuid, event.data.generation, event.data.inventories, at);
@@ -55,7 +55,7 @@ async function replaceMembers(
   tx: SqlClient, table: 'rm_provider_traits' | 'rm_provider_aggregates', column: 'trait' | 'aggregate_uuid',
   uuid: string, generation: number, members: readonly string[], at: Date,
 ) {
-  await tx.query(
+  await send(tx, 
     `WITH ${TOUCH},
        removed AS (DELETE FROM ${table} WHERE provider_uuid = $1 AND NOT (${column} = ANY($4::text[])))
      INSERT INTO ${table} (provider_uuid, ${column}) SELECT $1::text, unnest($4::text[]) ON CONFLICT DO NOTHING`,
@@ -66,10 +66,10 @@ async function replaceMembers(
 async function updateProvider(tx: SqlClient, uuid: string, name: string, parent: string | null, generation: number, at: Date) {
   const { rows } = await tx.query<{ parent_provider_uuid: string | null; root_provider_uuid: string }>(
     'SELECT parent_provider_uuid, root_provider_uuid FROM rm_resource_providers WHERE uuid = $1', [uuid]);
-  await tx.query('UPDATE rm_resource_providers SET name = $2, parent_provider_uuid = $3, generation = $4, updated_at = $5 WHERE uuid = $1',
+  await send(tx, 'UPDATE rm_resource_providers SET name = $2, parent_provider_uuid = $3, generation = $4, updated_at = $5 WHERE uuid = $1',
     [uuid, name, parent, generation, at]);
   if (rows.length === 0 || rows[0].parent_provider_uuid === parent) return;
-  await tx.query(
+  await send(tx, 
     `WITH RECURSIVE subtree(uuid) AS (
        SELECT $1::text UNION ALL
        SELECT p.uuid FROM rm_resource_providers p JOIN subtree s ON p.parent_provider_uuid = s.uuid)
@@ -84,7 +84,7 @@ async function replaceInventories(tx: SqlClient, uuid: string, generation: numbe
   const classes = Object.keys(inventories);
   const column = (field: keyof Inventories[string]) => classes.map((rc) => inventories[rc][field]);
   // The classes dropped and the ones kept are disjoint, so the DELETE and the upsert never meet a row twice.
-  await tx.query(
+  await send(tx, 
     `WITH ${TOUCH},
        removed AS (DELETE FROM rm_inventories WHERE provider_uuid = $1 AND NOT (resource_class = ANY($4::text[])))
      INSERT INTO rm_inventories (provider_uuid, resource_class, total, reserved, min_unit, max_unit, step_size, allocation_ratio, created_at, updated_at)

@@ -1,4 +1,4 @@
-import type { RecordedEvent, SqlClient } from '#event-store/index.js';
+import { send, type RecordedEvent, type SqlClient } from '#event-store/index.js';
 import { Projection } from '../runner/projection.js';
 import { factTime } from '../runner/fact-time.js';
 
@@ -11,20 +11,20 @@ export const resourceClassesProjection: Projection = {
     switch (event.type) {
       case 'ResourceClassCreated':
         if (event.data.renamed_from) return; // the Renamed event on the old stream moves the row
-        await tx.query(
+        await send(tx, 
           `INSERT INTO rm_resource_classes (name, id, custom, created_at, updated_at)
            VALUES ($1, nextval('rm_custom_resource_class_ids'), true, $2, NULL) ON CONFLICT (name) DO NOTHING`,
           [event.data.name, at]);
         return;
       case 'ResourceClassRenamed':
         // Guarded so that replaying a rename after the old name was reused moves nothing twice.
-        await tx.query(
+        await send(tx, 
           `UPDATE rm_resource_classes SET name = $2, updated_at = $3
            WHERE name = $1 AND NOT EXISTS (SELECT 1 FROM rm_resource_classes WHERE name = $2)`,
           [event.data.name, event.data.to, at]);
         return;
       case 'ResourceClassDeleted':
-        await tx.query('DELETE FROM rm_resource_classes WHERE name = $1', [event.data.name]);
+        await send(tx, 'DELETE FROM rm_resource_classes WHERE name = $1', [event.data.name]);
         return;
     }
   },

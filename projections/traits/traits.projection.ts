@@ -1,4 +1,4 @@
-import type { RecordedEvent, SqlClient } from '#event-store/index.js';
+import { send, type RecordedEvent, type SqlClient } from '#event-store/index.js';
 import { Projection } from '../runner/projection.js';
 import { factTime } from '../runner/fact-time.js';
 
@@ -7,10 +7,10 @@ export const traitsProjection: Projection = {
   handles: ['TraitCreated', 'TraitDeleted'],
   async apply(tx: SqlClient, event: RecordedEvent<any>) {
     if (event.type === 'TraitCreated') {
-      await tx.query('INSERT INTO rm_traits (name, custom, created_at) VALUES ($1, true, $2) ON CONFLICT (name) DO NOTHING',
+      await send(tx, 'INSERT INTO rm_traits (name, custom, created_at) VALUES ($1, true, $2) ON CONFLICT (name) DO NOTHING',
         [event.data.name, factTime(event)]);
     } else {
-      await tx.query('DELETE FROM rm_traits WHERE name = $1', [event.data.name]);
+      await send(tx, 'DELETE FROM rm_traits WHERE name = $1', [event.data.name]);
     }
   },
 };

@@ -112,17 +112,17 @@ async function recomputePeaks(tx: SqlClient, hour: number, keys: readonly string
   const params = [new Date(hour), ...[0, 1, 2, 3].map((i) => keys.map((key) => key[i]))];
   await tx.query(
     `UPDATE rm_usage_hours h SET peak_above_start = r.peak, last_change_at = r.last
-       FROM (SELECT k.p, k.u, k.t, k.c, GREATEST(MAX(i.level), CASE WHEN MIN(i.at) > $1 THEN 0 END) AS peak, MAX(i.at) AS last
+       FROM (SELECT k.p, k.u, k.t, k.c, GREATEST(MAX(i.level), CASE WHEN MIN(i.at) > $1::timestamptz THEN 0 END) AS peak, MAX(i.at) AS last
                FROM unnest($2::text[], $3::text[], $4::text[], $5::text[]) AS k(p, u, t, c)
                JOIN LATERAL (SELECT x.at, SUM(x.delta) OVER (ORDER BY x.at) AS level
                                FROM (SELECT m.at, SUM((m.deltas ->> k.c)::bigint) AS delta FROM rm_usage_moves m
                                       WHERE m.project_id = k.p AND (k.u = '' OR m.user_id = k.u) AND (k.t = '' OR m.consumer_type = k.t)
-                                        AND m.deltas ? k.c AND m.at >= $1 AND m.at < $1 + interval '1 hour'
+                                        AND m.deltas ? k.c AND m.at >= $1::timestamptz AND m.at < $1::timestamptz + interval '1 hour'
                                       GROUP BY m.at HAVING SUM((m.deltas ->> k.c)::bigint) <> 0) x) i ON true
               GROUP BY k.p, k.u, k.t, k.c) r
-      WHERE h.project_id = r.p AND h.user_id = r.u AND h.consumer_type = r.t AND h.resource_class = r.c AND h.hour_start = $1`, params);
+      WHERE h.project_id = r.p AND h.user_id = r.u AND h.consumer_type = r.t AND h.resource_class = r.c AND h.hour_start = $1::timestamptz`, params);
   await tx.query(
     `DELETE FROM rm_usage_hours h USING unnest($2::text[], $3::text[], $4::text[], $5::text[]) AS k(p, u, t, c)
-      WHERE h.project_id = k.p AND h.user_id = k.u AND h.consumer_type = k.t AND h.resource_class = k.c AND h.hour_start = $1
+      WHERE h.project_id = k.p AND h.user_id = k.u AND h.consumer_type = k.t AND h.resource_class = k.c AND h.hour_start = $1::timestamptz
         AND h.peak_above_start IS NULL`, params);
 }

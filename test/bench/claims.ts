@@ -133,7 +133,7 @@ const line = (label: string, r: RoundFigures) =>
   `${label}: ${r.claims} claims by ${r.clients} clients in ${f(r.seconds, 2)} s = ${f(r.perSecond)} claims/s | 409s: ${r.capacityConflicts} capacity, `
   + `${r.raceConflicts} concurrent_update | internal retries ${r.internalRetries} | claim (GET+PUT) p50 ${f(r.claimMs.p50)} ms, p95 ${f(r.claimMs.p95)} ms; `
   + `PUT p50 ${f(r.putMs.p50)} ms, p95 ${f(r.putMs.p95)} ms | CPU per claim: server ${r.serverCpuMsPerClaim === null ? '?' : f(r.serverCpuMsPerClaim, 2)} ms, `
-  + `PostgreSQL ${f(r.databaseCpuMsPerClaim, 2)} ms, ${r.statementsPerClaim === null ? '?' : f(r.statementsPerClaim)} statements (${r.ownCoresCeiling === null ? '?' : f(r.ownCoresCeiling)} claims/s on ${availableParallelism()} cores of their own)\n`;
+  + `PostgreSQL ${f(r.databaseCpuMsPerClaim, 2)} ms, ${r.statementsPerClaim === null ? '?' : f(r.statementsPerClaim)} round trips to PostgreSQL (${r.ownCoresCeiling === null ? '?' : f(r.ownCoresCeiling)} claims/s on ${availableParallelism()} cores of their own)\n`;
 
 export async function runClaims(quick: boolean): Promise<ClaimsReport> {
   // As upstream's perfload server (gate/perfload-server.sh): "Increase our chances of allocating to different providers."

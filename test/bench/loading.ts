@@ -4,8 +4,8 @@
  * Loads flat providers as upstream's placeload does (flatProvider: create, inventories,
  * aggregates, traits) with 10 clients against the built server on a fresh database, and says
  * where the time goes: providers/s, then per write request the CPU of the server and of its
- * PostgreSQL backends (what the figure would be on cores of their own) and the statements sent.
- * First, one provider alone gives the statements of each of its four requests (background work
+ * PostgreSQL backends (what the figure would be on cores of their own) and the round trips to it.
+ * First, one provider alone gives the round trips of each of its four requests (background work
  * of the server, if any, included). PLACEMENT_WORKERS and the like pass through to the server.
  */
 import { availableParallelism } from 'node:os';
@@ -32,7 +32,7 @@ async function main(): Promise<void> {
       await step();
       perStep.push(`${label} ${(await databaseStatements(client))! - before!}`);
     }
-    process.stdout.write(`statements per request, one provider alone: ${perStep.join(', ')}\n`);
+    process.stdout.write(`round trips to PostgreSQL per request, one provider alone: ${perStep.join(', ')}\n`);
 
     const statementsBefore = await databaseStatements(client);
     const conflictsBefore = await appendConflicts(client);
@@ -47,7 +47,7 @@ async function main(): Promise<void> {
     const server_ = spent.server ?? NaN;
     process.stdout.write(`load: ${count} providers by ${LOADERS} clients in ${f(seconds, 2)} s = ${f(count / seconds)} providers/s, `
       + `${f(requests / seconds)} requests/s | per write request: server CPU ${f(server_ / requests, 3)} ms, `
-      + `PostgreSQL CPU ${f(spent.database / requests, 3)} ms, ${f(statements / requests, 2)} statements | ${retries} appends retried `
+      + `PostgreSQL CPU ${f(spent.database / requests, 3)} ms, ${f(statements / requests, 2)} round trips | ${retries} appends retried `
       + `(${f((availableParallelism() * 1000 * count) / (server_ + spent.database))} providers/s on ${availableParallelism()} cores of their own)\n`);
   } finally {
     client.close();

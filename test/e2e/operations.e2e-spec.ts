@@ -129,15 +129,15 @@ describe('operations: metrics, health, readiness, OpenAPI', () => {
       - sample(before, 'placement_allocation_candidates_result_size_bucket', { le: '10' })).toBe(0);
   });
 
-  it('counts the statements sent to PostgreSQL, so a bench can say how many round trips a write costs', async () => {
+  it('counts the round trips to PostgreSQL, so a bench can say how many a write costs', async () => {
     // A scrape reads the log's tail for the capacity series: its own statements are measured first.
     const first = sample(await scrape(), 'placement_database_statements_total');
     const before = sample(await scrape(), 'placement_database_statements_total');
     const scrapeCost = before - first;
     const uuid = randomUUID();
     expect((await app.request('POST', '/resource_providers', { body: { uuid, name: `counted-${uuid}` } })).status).toBe(201);
-    // At least BEGIN, the append and COMMIT.
-    expect(sample(await scrape(), 'placement_database_statements_total') - before - scrapeCost).toBeGreaterThanOrEqual(3);
+    // At least BEGIN with the append, then the projections with the COMMIT.
+    expect(sample(await scrape(), 'placement_database_statements_total') - before - scrapeCost).toBeGreaterThanOrEqual(2);
   });
 
   it('serves the Prometheus text format, with the process metrics', async () => {

@@ -76,7 +76,7 @@ export class PlacementMetrics implements AppendObserver {
 
   readonly databaseStatements = new Counter({
     name: 'placement_database_statements_total',
-    help: 'Statements sent to PostgreSQL by this process (each a round trip; BEGIN and COMMIT included)',
+    help: 'Round trips to PostgreSQL by this process: messages sent, each one or more statements (BEGIN and COMMIT included) and its answer',
     registers: [this.registry],
     collect() {
       this.reset();

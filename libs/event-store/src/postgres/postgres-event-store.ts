@@ -4,8 +4,8 @@ import {
   WrongExpectedRevision,
 } from '../port.js';
 import { EVENT_STORE_SCHEMA } from './event-store-schema.js';
-import { InlineProjector } from './sql-client.js';
-import { preparing, statementName } from './prepared.js';
+import { InlineProjector, SqlClient } from './sql-client.js';
+import { BatchedSql } from './batched-sql.js';
 import { countEvents, filterConditions, readHead, readRequest, readStreamRange } from './log-reads.js';
 import { holdAppends } from './hold-appends.js';
 import { EVENT_COLUMNS, queryEvents, READ_COLUMNS, READ_COLUMNS_NO_METADATA, toRecordedEvent } from './rows.js';
@@ -47,15 +47,18 @@ export class PostgresEventStore implements EventStore {
     let revisions: Record<string, number> = {};
     const closing: (string | void)[] = [];
     try {
-      await client.query('BEGIN');
       if (this.projectors.length > 0 && !ordered.some((request) => request.expectedRevision === 'any' && request.events.length === 0)) {
-        // The API's appends: checks, heads and events in one round trip (es_append), then the projections.
-        const recorded = await this.appendInOneStatement(client, ordered);
+        // The API's appends: BEGIN, checks, heads and events in one round trip (es_append), then
+        // the projections, whose statements that need no answer ride with the next round trip.
+        const tx = new BatchedSql(client);
+        tx.defer('BEGIN');
+        const recorded = await this.appendInOneStatement(tx, ordered);
         revisions = headsOf(ordered, recorded);
-        const tx = preparing(client);
         for (const project of this.projectors) closing.push(await project(tx, recorded));
+        closing.unshift(...tx.takeDeferred());
         position = recorded[recorded.length - 1]?.position ?? position;
       } else {
+        await client.query('BEGIN');
         // Only new streams (an import writes thousands per append): one statement, not one each.
         // Mixed appends keep one statement per stream, so every append locks in the same sorted order.
         if (ordered.length > 1 && ordered.every((request) => request.expectedRevision === NO_STREAM)) {
@@ -94,13 +97,10 @@ export class PostgresEventStore implements EventStore {
     }
   }
 
-  private async appendInOneStatement(client: PoolClient, requests: readonly AppendRequest[]): Promise<RecordedEvent[]> {
+  private async appendInOneStatement(tx: SqlClient, requests: readonly AppendRequest[]): Promise<RecordedEvent[]> {
     const [, , types, data, meta] = eventColumns(requests, Object.fromEntries(requests.map((r) => [r.stream, r.events.length - 1])));
-    const { rows } = await client.query({
-      name: statementName(ES_APPEND), text: ES_APPEND,
-      values: [requests.map((r) => r.stream), requests.map((r) => (r.expectedRevision === 'any' ? ANY_REVISION : r.expectedRevision)),
-        requests.map((r) => r.events.length), types, data, meta],
-    });
+    const { rows } = await tx.query(ES_APPEND, [requests.map((r) => r.stream),
+      requests.map((r) => (r.expectedRevision === 'any' ? ANY_REVISION : r.expectedRevision)), requests.map((r) => r.events.length), types, data, meta]);
     return rows.map(toRecordedEvent);
   }
 

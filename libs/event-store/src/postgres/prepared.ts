@@ -1,6 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { PoolClient } from 'pg';
-import { SqlClient } from './sql-client.js';
 
 const names = new Map<string, string>();
 
@@ -12,17 +10,4 @@ export function statementName(text: string): string {
     names.set(text, name);
   }
   return name;
-}
-
-/**
- * The append's connection for inline projections, each parameterised statement sent as a named
- * one: PostgreSQL parses and plans it once per connection instead of once per append. Their texts
- * are the projections' own, a small fixed set (a text built from data would grow this forever).
- */
-export function preparing(client: PoolClient): SqlClient {
-  return {
-    query: <R extends Record<string, any> = any>(text: string, params?: unknown[]) => (params === undefined
-      ? client.query<R>(text)
-      : client.query<R>({ name: statementName(text), text, values: params })),
-  };
 }

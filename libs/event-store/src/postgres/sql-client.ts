@@ -1,6 +1,17 @@
 /** The part of a pg client the store and the inline projections need. */
 export interface SqlClient {
   query<R extends Record<string, any> = any>(text: string, params?: unknown[]): Promise<{ rows: R[]; rowCount: number | null }>;
+  /**
+   * Where the connection can hold statements (the append's, BatchedSql): a statement whose answer
+   * the caller does not need, sent with the transaction's next round trip. See `send`.
+   */
+  defer?(text: string, params?: readonly unknown[]): void;
+}
+
+/** A statement whose answer is not needed: held for the next round trip where the connection can, else run now. */
+export async function send(tx: SqlClient, text: string, params?: unknown[]): Promise<void> {
+  if (tx.defer) tx.defer(text, params);
+  else await tx.query(text, params);
 }
 
 /**
