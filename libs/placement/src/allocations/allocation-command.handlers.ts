@@ -12,6 +12,7 @@ export class WriteAllocationsHandler implements ICommandHandler<WriteAllocations
     const named = classesNamed(claims);
     return this.runner.run({
       consumers: claims.map((claim) => claim.consumerUuid),
+      presumedNew: claims.filter((claim) => claim.expectedGeneration === null).map((claim) => claim.consumerUuid),
       providers: (consumers) => providersTouched(claims, consumers),
       decide: async (state) => decideClaim(
         { type: 'ClaimAllocations', form, claims, unknownClasses: await this.lookups.unknownResourceClasses(named) }, state),

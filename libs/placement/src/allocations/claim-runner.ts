@@ -18,6 +18,12 @@ export interface ClaimPlan {
   readonly racePrefix?: string;
   /** Added to every event's metadata, beside who asked: how the claim was asked for (e.g. a merge patch). */
   readonly metadata?: Readonly<Record<string, string>>;
+  /**
+   * Consumers the client says are new (consumer_generation null): not read before the first
+   * attempt, which takes them for absent when this process has never seen them. The append
+   * expects no stream, so one that exists is decided again on what the log holds.
+   */
+  readonly presumedNew?: readonly string[];
 }
 
 const RACE_PREFIX = 'Inventory and/or allocations changed while attempting to allocate: ';
@@ -46,17 +52,24 @@ export class ClaimRunner {
 
   async run(plan: ClaimPlan, caller: Caller): Promise<void> {
     // Claims touching the same streams take turns in this process instead of racing each other.
-    const { streams, consumers } = await this.streamsOf(plan);
-    return this.turns.run(streams, () => this.decideAndAppend(plan, caller, consumers));
+    const { streams, consumers, presumed } = await this.streamsOf(plan);
+    return this.turns.run(streams, () => this.decideAndAppend(plan, caller, consumers, presumed));
   }
 
-  /** The streams a claim will likely touch, from the consumers as they are now (kept for the first attempt). */
-  private async streamsOf(plan: ClaimPlan): Promise<{ streams: string[]; consumers: Map<string, Loaded<unknown>> }> {
-    const loaded = await Promise.all(plan.consumers.map((uuid) =>
-      this.writer.load<ConsumerState, ConsumerEvent>(consumerStream(uuid), evolveConsumer, initialConsumerState)));
-    const states = Object.fromEntries(plan.consumers.map((uuid, i) => [uuid, loaded[i].state]));
+  /**
+   * The streams a claim will likely touch, from the consumers as they are now (kept for the first
+   * attempt), and those of the consumers presumed new that this process has never seen (not read).
+   */
+  private async streamsOf(plan: ClaimPlan): Promise<{ streams: string[]; consumers: Map<string, Loaded<unknown>>; presumed: Set<string> }> {
+    const presumed = new Set((plan.presumedNew ?? []).map(consumerStream).filter((stream) => this.writer.cached(stream) === undefined));
+    const loaded = await Promise.all(plan.consumers.map((uuid) => (presumed.has(consumerStream(uuid))
+      ? undefined
+      : this.writer.load<ConsumerState, ConsumerEvent>(consumerStream(uuid), evolveConsumer, initialConsumerState))));
+    const states = Object.fromEntries(plan.consumers.map((uuid, i) => [uuid, loaded[i]?.state ?? initialConsumerState()]));
     const streams = [...plan.consumers.map(consumerStream), ...plan.providers(states).map(providerStream)];
-    return { streams, consumers: new Map(plan.consumers.map((uuid, i) => [consumerStream(uuid), loaded[i]])) };
+    const consumers = new Map<string, Loaded<unknown>>();
+    plan.consumers.forEach((uuid, i) => loaded[i] && consumers.set(consumerStream(uuid), loaded[i]));
+    return { streams, consumers, presumed };
   }
 
   /**
@@ -64,7 +77,7 @@ export class ClaimRunner {
    * when it sent the request, so a refusal decided on it is one a fresh read would decide too;
    * anything newer makes the append fail its revision check, and the next attempt reads again.
    */
-  private async decideAndAppend(plan: ClaimPlan, caller: Caller, preloaded: Map<string, Loaded<unknown>>): Promise<void> {
+  private async decideAndAppend(plan: ClaimPlan, caller: Caller, preloaded: Map<string, Loaded<unknown>>, presumed: Set<string>): Promise<void> {
     try {
       await this.commands.run(caller, async (attempt) => {
         const consumers = await loadAll(attempt, plan.consumers, consumerStream, CONSUMER);
@@ -72,7 +85,7 @@ export class ClaimRunner {
         const decision = await plan.decide({ consumers, providers });
         for (const [uuid, events] of Object.entries(decision.consumers)) attempt.write(consumerStream(uuid), events);
         for (const [uuid, events] of Object.entries(decision.providers)) attempt.write(providerStream(uuid), events);
-      }, { attempts: this.attempts, metadata: plan.metadata, preloaded });
+      }, { attempts: this.attempts, metadata: plan.metadata, preloaded, presumedNew: (stream) => presumed.has(stream) });
     } catch (error) {
       if (error instanceof WrongExpectedRevision) {
         throw conflict(
