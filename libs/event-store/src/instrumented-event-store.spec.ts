@@ -14,6 +14,7 @@ class ScriptedStore implements EventStore {
   async readStreamRange(): Promise<RecordedEvent[]> { return []; }
   async readRequest(): Promise<RecordedEvent[]> { return []; }
   async head() { return START; }
+  async readToHead() { return { head: START, events: [] }; }
   async countEvents() { return 0; }
   holdAppends<T>(work: (head: typeof START) => Promise<T>) { return work(START); }
   subscribe() { return { close: async () => undefined }; }

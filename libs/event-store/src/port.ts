@@ -140,6 +140,12 @@ export interface EventStore {
    * log): read the global order up to it and you have seen every such write.
    */
   head(): Promise<LogPosition>;
+  /**
+   * head(), and readAll(from, limit, { ...filter, until: that head }), in one read where the
+   * store can: what a reader that must reflect every acknowledged append asks before answering.
+   * Fewer events than `limit` with the last short of the head means more is to come.
+   */
+  readToHead(from: LogPosition, limit: number, filter?: Omit<GlobalFilter, 'until'>): Promise<{ head: LogPosition; events: RecordedEvent[] }>;
   /** Every event written with this metadata.requestId, in global order. */
   readRequest(requestId: string): Promise<RecordedEvent[]>;
   /**

@@ -12,6 +12,7 @@ function fakeStore(position: LogPosition): EventStore & { appended: number } {
     readStreamRange: async () => [],
     readRequest: async () => [],
     head: async () => position,
+    readToHead: async () => ({ head: position, events: [] }),
     countEvents: async () => 0,
     holdAppends: <T>(work: (head: LogPosition) => Promise<T>) => work(position),
     subscribe: () => ({ close: async () => undefined }),

@@ -87,6 +87,17 @@ export function describeReadSideContract(store: () => EventStore) {
       expect(upToHead.map((e) => e.revision)).toEqual([1, 2]);
     });
 
+    it('reads the head and the global order up to it in one call, within a limit and a filter', async () => {
+      const { name, events } = await written(4);
+      const all = await store().readToHead(events[0].position, 100);
+      expect(comparePositions(all.head, events[3].position)).toBe(0);
+      expect(all.events.map((e) => [e.stream, e.revision])).toEqual([[name, 1], [name, 2], [name, 3]]);
+      expect(all.events).toEqual(await store().readAll(events[0].position, 100));
+      const limited = await store().readToHead(events[0].position, 2, { types: ['Odd'], metadata: false });
+      expect(limited.events.map((e) => [e.revision, e.metadata])).toEqual([[1, {}], [3, {}]]);
+      expect(await store().readToHead(events[3].position, 100)).toEqual({ head: events[3].position, events: [] });
+    });
+
     it('counts the events between two positions', async () => {
       const before = await store().head();
       const { events } = await written(3);

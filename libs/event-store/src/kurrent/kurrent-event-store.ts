@@ -1,6 +1,6 @@
 import { FORWARDS, ErrorType } from '@kurrent/kurrentdb-client';
 import {
-  AppendRequest, AppendResult, EventStore, GlobalFilter, LogPosition, RecordedEvent, START, StreamRange, Subscription,
+  AppendRequest, AppendResult, EventStore, GlobalFilter, LogPosition, RecordedEvent, START, StreamRange, Subscription, comparePositions,
 } from '../port.js';
 import { toAppendResult, toAppendStreamRequests, translateAppendError } from './append-mapping.js';
 import { appendOutcome } from './unavailable.js';
@@ -73,6 +73,12 @@ export class KurrentEventStore implements EventStore {
 
   head(): Promise<LogPosition> {
     return readHead(this.client);
+  }
+
+  /** Two reads: KurrentDB has no statement to hold both. */
+  async readToHead(from: LogPosition, limit: number, filter: Omit<GlobalFilter, 'until'> = {}): Promise<{ head: LogPosition; events: RecordedEvent[] }> {
+    const head = await readHead(this.client);
+    return { head, events: comparePositions(from, head) < 0 ? await readAllAfter(this.client, from, limit, { ...filter, until: { position: head } }) : [] };
   }
 
   readRequest(requestId: string): Promise<RecordedEvent[]> {

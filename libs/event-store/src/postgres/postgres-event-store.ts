@@ -1,6 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
 import {
-  AppendRequest, AppendResult, EventStore, GlobalFilter, LogPosition, NO_STREAM, RecordedEvent, StreamRange, Subscription,
+  AppendRequest, AppendResult, EventStore, GlobalFilter, LogPosition, NO_STREAM, RecordedEvent, START, StreamRange, Subscription,
   WrongExpectedRevision,
 } from '../port.js';
 import { EVENT_STORE_SCHEMA } from './event-store-schema.js';
@@ -8,7 +8,7 @@ import { InlineProjector, SqlClient } from './sql-client.js';
 import { BatchedSql } from './batched-sql.js';
 import { countEvents, filterConditions, readHead, readRequest, readStreamRange } from './log-reads.js';
 import { holdAppends } from './hold-appends.js';
-import { EVENT_COLUMNS, queryEvents, READ_COLUMNS, READ_COLUMNS_NO_METADATA, toRecordedEvent } from './rows.js';
+import { EVENT_COLUMNS, fromArrayRow, queryEvents, READ_COLUMNS, READ_COLUMNS_NO_METADATA, toRecordedEvent } from './rows.js';
 import { outcomeInDoubt, resolveCommit } from './commit-outcome.js';
 
 const DEADLOCK = '40P01';
@@ -17,6 +17,25 @@ const UNIQUE_VIOLATION = '23505';
 const WRONG_REVISION = 'ES409';
 /** es_append's "any revision". */
 const ANY_REVISION = -2;
+/**
+ * The global order's readable bound: only transactions older than every one of THIS database
+ * still in flight are read, so a slow writer with a smaller transaction id can never be overtaken
+ * and skipped. Other databases' transactions never write this log, so they must not hold its
+ * readers back (a long one would stall every reader). The bound and the rows come from one
+ * statement, hence one snapshot, but pg_stat_activity is read after that snapshot was taken: a
+ * writer of this database still in flight for the snapshot may have committed by then and be
+ * listed nowhere. So an in-flight transaction counts unless it is seen running in another
+ * database; never the other way round.
+ */
+const HORIZON = `horizon AS (
+  SELECT COALESCE(
+    (SELECT min(x) FROM pg_snapshot_xip(s) AS x
+      WHERE x::text::bigint % 4294967296 NOT IN (
+        SELECT backend_xid::text::bigint FROM pg_stat_activity
+        WHERE datname IS DISTINCT FROM current_database() AND backend_xid IS NOT NULL)),
+    pg_snapshot_xmax(s)) AS below
+  FROM pg_current_snapshot() AS s)`;
+
 const ES_APPEND = 'SELECT * FROM es_append($1::text[], $2::bigint[], $3::int[], $4::text[], $5::jsonb[], $6::jsonb[])';
 
 export interface PostgresEventStoreOptions {
@@ -197,22 +216,8 @@ export class PostgresEventStore implements EventStore {
   async readAll(from: LogPosition, limit: number, filter?: GlobalFilter): Promise<RecordedEvent[]> {
     const params: unknown[] = [from.commit.toString(), from.prepare.toString(), limit];
     const filtered = filterConditions(filter, params);
-    // Only transactions older than every one of THIS database still in flight are read, so a slow
-    // writer with a smaller transaction id can never be overtaken and skipped. Other databases'
-    // transactions never write this log, so they must not hold its readers back (a long one would
-    // stall every reader). The bound and the rows come from one statement, hence one snapshot, but
-    // pg_stat_activity is read after that snapshot was taken: a writer of this database still in
-    // flight for the snapshot may have committed by then and be listed nowhere. So an in-flight
-    // transaction counts unless it is seen running in another database; never the other way round.
     return queryEvents(this.pool,
-      `WITH horizon AS (
-         SELECT COALESCE(
-           (SELECT min(x) FROM pg_snapshot_xip(s) AS x
-             WHERE x::text::bigint % 4294967296 NOT IN (
-               SELECT backend_xid::text::bigint FROM pg_stat_activity
-               WHERE datname IS DISTINCT FROM current_database() AND backend_xid IS NOT NULL)),
-           pg_snapshot_xmax(s)) AS below
-         FROM pg_current_snapshot() AS s)
+      `WITH ${HORIZON}
        SELECT ${filter?.metadata === false ? READ_COLUMNS_NO_METADATA : READ_COLUMNS}
        FROM es_events, horizon
        WHERE transaction_id < horizon.below
@@ -220,6 +225,28 @@ export class PostgresEventStore implements EventStore {
        ORDER BY es_events.transaction_id, es_events.position LIMIT $3`,
       params,
     );
+  }
+
+  /** One statement, so one snapshot: the head, and the readable events up to it beside it on each row. */
+  async readToHead(from: LogPosition, limit: number, filter: Omit<GlobalFilter, 'until'> = {}): Promise<{ head: LogPosition; events: RecordedEvent[] }> {
+    const params: unknown[] = [from.commit.toString(), from.prepare.toString(), limit];
+    const filtered = filterConditions(filter, params);
+    const { rows } = await this.pool.query<unknown[]>({
+      rowMode: 'array', values: params,
+      text: `WITH head AS (SELECT transaction_id AS head_commit, position AS head_prepare FROM es_events
+                           ORDER BY transaction_id DESC, position DESC LIMIT 1),
+                  ${HORIZON}
+             SELECT head_commit::text, head_prepare::text, e.* FROM head LEFT JOIN LATERAL (
+               SELECT ${filter.metadata === false ? READ_COLUMNS_NO_METADATA : READ_COLUMNS}
+               FROM es_events, horizon
+               WHERE transaction_id < horizon.below
+                 AND (transaction_id, position) > ($1::text::xid8, $2::bigint)
+                 AND (transaction_id, position) <= (head.head_commit, head.head_prepare)${filtered}
+               ORDER BY es_events.transaction_id, es_events.position LIMIT $3) e ON true`,
+    });
+    if (rows.length === 0) return { head: START, events: [] };
+    const head = { commit: BigInt(rows[0][0] as string), prepare: BigInt(rows[0][1] as string) };
+    return { head, events: rows[0][2] === null ? [] : rows.map((row) => fromArrayRow(row.slice(2))) };
   }
 
   subscribe(from: LogPosition, handle: (events: RecordedEvent[]) => Promise<void>): Subscription {

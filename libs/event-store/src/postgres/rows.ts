@@ -30,7 +30,8 @@ export const READ_COLUMNS = `transaction_id::text, position::text, stream_id, re
 export const READ_COLUMNS_NO_METADATA = READ_COLUMNS.replace(', metadata,', ', NULL,');
 const NO_METADATA = Object.freeze({});
 
-function fromArrayRow(row: unknown[]): RecordedEvent {
+/** A row of READ_COLUMNS (rowMode 'array') as an event. */
+export function fromArrayRow(row: unknown[]): RecordedEvent {
   const micros = row[7] as string;
   return {
     stream: row[2] as string,
