@@ -1,12 +1,12 @@
 import { Pool, PoolClient } from 'pg';
 import { createTestDatabase, TestDatabase } from '#test/support/database.js';
-import { BatchedSql, withLiterals } from './batched-sql.js';
+import { BatchedSql, executeOf } from './batched-sql.js';
 
 describe('BatchedSql: statements that need no answer ride with the next round trip', () => {
   let db: TestDatabase;
   let pool: Pool;
   let client: PoolClient;
-  let roundTrips: number;
+  let messages: string[];
 
   beforeAll(async () => {
     db = await createTestDatabase('pl_batched');
@@ -19,38 +19,47 @@ describe('BatchedSql: statements that need no answer ride with the next round tr
   });
   beforeEach(async () => {
     client = await pool.connect();
-    const query = client.query.bind(client);
-    roundTrips = 0;
-    client.query = ((...args: unknown[]) => {
-      roundTrips++;
-      return (query as (...a: unknown[]) => unknown)(...args);
-    }) as typeof client.query;
     await pool.query('TRUNCATE t');
-    roundTrips = 0;
+    const query = client.query.bind(client);
+    messages = [];
+    client.query = ((first: unknown, ...rest: unknown[]) => {
+      messages.push(typeof first === 'string' ? first : (first as { text: string }).text);
+      return (query as (...a: unknown[]) => unknown)(first, ...rest);
+    }) as typeof client.query;
   });
   afterEach(() => client.release());
 
-  it('sends held statements and the next query in one round trip, in order, answering with the query\'s rows', async () => {
-    const tx = new BatchedSql(client);
+  async function transaction(tx: BatchedSql, key: string) {
     tx.defer('BEGIN');
-    tx.defer('INSERT INTO t (k, n) VALUES ($1, $2)', ['a', 1]);
-    tx.defer('UPDATE t SET n = n + $2 WHERE k = $1', ['a', 41]);
-    const { rows } = await tx.query<{ n: string }>('SELECT n FROM t WHERE k = $1', ['a']);
-    expect(rows).toEqual([{ n: '42' }]);
-    expect(roundTrips).toBe(1);
-    tx.defer('INSERT INTO t (k, n) VALUES ($1, $2)', ['b', 2]);
-    await client.query([...tx.takeDeferred(), 'COMMIT'].join(';\n'));
-    expect(roundTrips).toBe(2);
-    expect(tx.takeDeferred()).toEqual([]);
-    expect((await pool.query('SELECT k, n FROM t ORDER BY k')).rows).toEqual([{ k: 'a', n: '42' }, { k: 'b', n: '2' }]);
+    tx.defer('INSERT INTO t (k, n) VALUES ($1, $2)', [key, 1]);
+    tx.defer('UPDATE t SET n = n + $2 WHERE k = $1', [key, 41]);
+    const { rows } = await tx.query<{ n: string }>('SELECT n FROM t WHERE k = $1', [key]);
+    tx.defer('INSERT INTO t (k, n) VALUES ($1, $2)', [`${key}-2`, 2]);
+    await client.query([...await tx.takeDeferred(), 'COMMIT'].join(';\n'));
+    return rows;
+  }
+
+  it("sends held statements and the next query in one round trip, in order, answering with the query's rows", async () => {
+    const tx = new BatchedSql(client);
+    expect(await transaction(tx, 'a')).toEqual([{ n: '42' }]);
+    // The first time on a connection, its statements are prepared in a round trip of their own.
+    expect(messages.filter((m) => m.startsWith('PREPARE'))).toHaveLength(1);
+    messages = [];
+    expect(await transaction(tx, 'b')).toEqual([{ n: '42' }]);
+    expect(messages).toHaveLength(2);
+    expect(messages[0]).toMatch(/^BEGIN;\nEXECUTE plx_\w+\('b', '1'\);\nEXECUTE plx_\w+\('b', '41'\);\nEXECUTE plx_\w+\('b'\)$/);
+    expect(messages[1]).toMatch(/^EXECUTE plx_\w+\('b-2', '2'\);\nCOMMIT$/);
+    expect(await tx.takeDeferred()).toEqual([]);
+    expect((await pool.query('SELECT k, n FROM t ORDER BY k')).rows)
+      .toEqual([{ k: 'a', n: '42' }, { k: 'a-2', n: '2' }, { k: 'b', n: '42' }, { k: 'b-2', n: '2' }]);
   });
 
-  it('sends a query with nothing held as a prepared statement', async () => {
+  it('sends a query with nothing held as a named statement of the protocol', async () => {
     const tx = new BatchedSql(client);
-    await tx.query('SELECT $1::int AS one', [1]);
-    await tx.query('SELECT $1::int AS one', [1]);
-    const { rows } = await client.query<{ count: string }>("SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE 'SELECT $1::int%'");
-    expect(rows[0].count).toBe('1');
+    expect((await tx.query('SELECT $1::int AS one', [1])).rows).toEqual([{ one: 1 }]);
+    expect(messages.some((message) => /PREPARE|EXECUTE/.test(message))).toBe(false);
+    const named = await client.query("SELECT name FROM pg_prepared_statements WHERE statement = 'SELECT $1::int AS one'");
+    expect(named.rows.map((row) => row.name)).toEqual([expect.stringMatching(/^pl_/)]);
   });
 
   it('stores every kind of value written in as a literal as it stores the same value sent as a parameter', async () => {
@@ -58,19 +67,27 @@ describe('BatchedSql: statements that need no answer ride with the next round tr
       "it's a \\back'slash\\ \"quoted\" 'x'", 9007199254740993n, new Date('2026-11-26T10:11:12.345Z'),
       ['plain', 'with "quotes"', 'with \\ backslash', "it's", null, ''], JSON.stringify({ a: "b'c", d: [1, '\\'] }), true, 0.1,
     ];
-    const columns = '(k, n, at, tags, doc, ok, f) VALUES ($1, $2, $3, $4, $5, $6, $7)';
-    await pool.query(`INSERT INTO t ${columns}`, ['param', ...values.slice(1)]);
+    const insert = 'INSERT INTO t (k, n, at, tags, doc, ok, f) VALUES ($1, $2, $3, $4, $5, $6, $7)';
+    await pool.query(insert, ['param', ...values.slice(1)]);
     const tx = new BatchedSql(client);
-    tx.defer(`INSERT INTO t ${columns}`, ['literal', ...values.slice(1)]);
+    tx.defer(insert, ['literal', ...values.slice(1)]);
+    tx.defer(insert, [values[0], ...values.slice(1)]);
     await tx.query('SELECT 1');
-    const { rows } = await pool.query('SELECT n::text, at, tags, doc, ok, f FROM t ORDER BY k');
-    expect(rows).toHaveLength(2);
-    expect(rows[0]).toEqual(rows[1]);
+    const { rows } = await pool.query('SELECT k, n::text, at, tags, doc, ok, f FROM t');
+    expect(rows).toHaveLength(3);
+    const fields = ({ k: _k, ...rest }: Record<string, unknown>) => rest;
+    expect(rows.map(fields)).toEqual([fields(rows[0]), fields(rows[0]), fields(rows[0])]);
     expect(rows[0].tags).toEqual(values[3]);
-    // A key with quotes and backslashes round-trips too.
-    tx.defer('INSERT INTO t (k) VALUES ($1)', [values[0]]);
-    await tx.query('SELECT 1');
-    expect((await pool.query('SELECT count(*)::int AS n FROM t WHERE k = $1', [values[0]])).rows[0].n).toBe(1);
+    expect(rows.map((row) => row.k).sort()).toEqual([values[0], 'literal', 'param'].sort());
+  });
+
+  it('gives a parameter the type the statement gives it, where a bare literal would be ambiguous', async () => {
+    const tx = new BatchedSql(client);
+    tx.defer('BEGIN');
+    tx.defer('INSERT INTO t (k, at) SELECT $1, $2::timestamptz + interval \'1 hour\'', ['hour', new Date('2026-11-26T10:00:00Z')]);
+    tx.defer('UPDATE t SET n = 7 WHERE at > $1 AND at < $1 + interval \'2 hours\'', [new Date('2026-11-26T10:30:00Z')]);
+    await client.query([...await tx.takeDeferred(), 'COMMIT'].join(';\n'));
+    expect((await pool.query("SELECT n FROM t WHERE k = 'hour'")).rows).toEqual([{ n: '7' }]);
   });
 
   it('fails the round trip at the first failing statement, running none after it', async () => {
@@ -81,19 +98,17 @@ describe('BatchedSql: statements that need no answer ride with the next round tr
     await expect(tx.query('SELECT 1')).rejects.toMatchObject({ code: '23505' });
     await client.query('ROLLBACK');
     expect((await pool.query('SELECT count(*)::int AS n FROM t')).rows[0].n).toBe(0);
+    // What was prepared stays prepared: the next transaction on the connection runs.
+    tx.defer('BEGIN');
+    tx.defer('INSERT INTO t (k, n) VALUES ($1, $2)', ['a', 3]);
+    await client.query([...await tx.takeDeferred(), 'COMMIT'].join(';\n'));
+    expect((await pool.query('SELECT n FROM t')).rows).toEqual([{ n: '3' }]);
   });
 });
 
-describe('withLiterals', () => {
-  it('replaces placeholders outside quotes only, and $10 as itself', () => {
-    const params = Array.from({ length: 10 }, (_, i) => `v${i + 1}`);
-    expect(withLiterals(`SELECT $1, '$2', "$3", $10::text, 'it''s $4'`, params)).toBe(`SELECT 'v1', '$2', "$3", 'v10'::text, 'it''s $4'`);
-    expect(withLiterals('SELECT $1, $2', [null, undefined])).toBe('SELECT NULL, NULL');
-  });
-
-  it('refuses what it cannot write safely', () => {
-    expect(() => withLiterals('SELECT $2', ['a'])).toThrow('$2 has no parameter');
-    expect(() => withLiterals("SELECT 'open", [])).toThrow('unclosed quote');
-    expect(() => withLiterals('SELECT $$body$$', [])).toThrow('dollar quoting');
+describe('executeOf', () => {
+  it('writes each parameter as a literal, NULL for none', () => {
+    expect(executeOf('plx_a', ["it's", 2, null, undefined, ['x', null]])).toBe(`EXECUTE plx_a('it''s', '2', NULL, NULL, '{"x",NULL}')`);
+    expect(executeOf('plx_b', [])).toBe('EXECUTE plx_b');
   });
 });

@@ -1,11 +1,17 @@
+import { createHash } from 'node:crypto';
 import { escapeLiteral } from 'pg';
 import type { PoolClient, QueryResult } from 'pg';
 // pg's own conversion of a parameter to its text form (dates, arrays, buffers, JSON), so that a
-// value written into a statement is the text the server would have been sent as a parameter.
+// value written into a message is the text the server would have been sent as a parameter.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { prepareValue } = require('pg/lib/utils') as { prepareValue(value: unknown): string | Buffer | null };
 import { statementName } from './prepared.js';
 import { SqlClient } from './sql-client.js';
+
+interface Held { readonly text: string; readonly params?: readonly unknown[] }
+
+/** The statements prepared with SQL's PREPARE on each connection (pg's own named statements are another set). */
+const preparedOn = new WeakMap<PoolClient, Set<string>>();
 
 /**
  * A transaction's connection that saves round trips: each round trip to PostgreSQL costs both
@@ -13,73 +19,69 @@ import { SqlClient } from './sql-client.js';
  *
  * Statements whose answer nobody needs (`defer`) are held and sent with the transaction's next
  * round trip: the next `query`, or at the latest the COMMIT (`takeDeferred`). Held statements go
- * out as one simple-protocol message with their parameters written in as literals, in the order
- * they were made; a `query` that has held statements before it joins that message, and answers
- * with its own statement's rows. A `query` with nothing held is sent as a named prepared
- * statement, parsed and planned once per connection. An error in any statement of a message
- * aborts the transaction, as it would have one round trip later.
+ * out as one simple-protocol message, in the order they were made; a `query` that has held
+ * statements before it joins that message, and answers with its own statement's rows. Each
+ * parameterised statement of such a message is an EXECUTE of a statement PREPAREd once per
+ * connection (in a round trip of its own, the first time): planned once, and its parameters,
+ * written in as literals by pg's own conversion, take the types the statement's parameters
+ * were given, as they would sent apart. A `query` with nothing held is sent as a named
+ * statement of the protocol. An error in any statement of a message aborts the transaction, as
+ * it would have one round trip later. The texts are the store's and the projections' own, a
+ * small fixed set: a text built from data would prepare a statement per value.
  */
 export class BatchedSql implements SqlClient {
-  private held: string[] = [];
+  private held: Held[] = [];
 
   constructor(private readonly client: PoolClient) {}
 
   defer(text: string, params?: readonly unknown[]): void {
-    this.held.push(params === undefined ? text : withLiterals(text, params));
+    this.held.push({ text, params });
   }
 
   async query<R extends Record<string, any> = any>(text: string, params?: unknown[]): Promise<{ rows: R[]; rowCount: number | null }> {
     if (this.held.length === 0) {
       return params === undefined ? this.client.query<R>(text) : this.client.query<R>({ name: statementName(text), text, values: params });
     }
-    const statements = [...this.held.splice(0), params === undefined ? text : withLiterals(text, params)];
+    const statements = await this.render([...this.held.splice(0), { text, params }]);
     const results = await this.client.query(statements.join(';\n')) as unknown as QueryResult<R> | QueryResult<R>[];
     return Array.isArray(results) ? results[results.length - 1] : results;
   }
 
-  /** What is still held, for the caller to send with its COMMIT; nothing is held after. */
-  takeDeferred(): string[] {
-    return this.held.splice(0);
+  /** What is still held, as statements for the caller to send with its COMMIT; nothing is held after. */
+  takeDeferred(): Promise<string[]> {
+    return this.render(this.held.splice(0));
+  }
+
+  private async render(statements: readonly Held[]): Promise<string[]> {
+    const prepared = preparedOn.get(this.client) ?? new Set<string>();
+    preparedOn.set(this.client, prepared);
+    const missing = new Map<string, string>();
+    for (const { text, params } of statements) {
+      if (params !== undefined && !prepared.has(sqlName(text))) missing.set(sqlName(text), text);
+    }
+    if (missing.size > 0) {
+      await this.client.query([...missing].map(([name, text]) => `PREPARE ${name} AS ${text}`).join(';\n'));
+      for (const name of missing.keys()) prepared.add(name);
+    }
+    return statements.map(({ text, params }) => (params === undefined ? text : executeOf(sqlName(text), params)));
   }
 }
 
-/**
- * The statement with each `$n` outside quotes replaced by the n-th parameter as a literal. An
- * untyped literal takes its type from where it stands, as an untyped parameter does.
- */
-export function withLiterals(text: string, params: readonly unknown[]): string {
-  let out = '';
-  let i = 0;
-  while (i < text.length) {
-    const c = text[i];
-    if (c === "'" || c === '"') {
-      // A quoted literal or identifier, its doubled quotes included, is copied as it is.
-      let j = i + 1;
-      for (; j < text.length; j++) {
-        if (text[j] === c) {
-          if (text[j + 1] === c) j++;
-          else break;
-        }
-      }
-      if (j >= text.length) throw new Error('a statement with an unclosed quote cannot take literals');
-      out += text.slice(i, j + 1);
-      i = j + 1;
-      continue;
-    }
-    if (c === '$' && /[0-9]/.test(text[i + 1] ?? '')) {
-      let j = i + 1;
-      while (j < text.length && /[0-9]/.test(text[j])) j++;
-      const n = Number(text.slice(i + 1, j));
-      if (n < 1 || n > params.length) throw new Error(`$${n} has no parameter (${params.length} given)`);
-      out += literal(params[n - 1]);
-      i = j;
-      continue;
-    }
-    if (c === '$') throw new Error('a statement with dollar quoting cannot take literals');
-    out += c;
-    i++;
+const sqlNames = new Map<string, string>();
+
+/** The name a text is PREPAREd under: apart from pg's protocol names, which share the namespace. */
+function sqlName(text: string): string {
+  let name = sqlNames.get(text);
+  if (name === undefined) {
+    name = `plx_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
+    sqlNames.set(text, name);
   }
-  return out;
+  return name;
+}
+
+/** EXECUTE of a prepared statement with its parameters as literals. */
+export function executeOf(name: string, params: readonly unknown[]): string {
+  return params.length === 0 ? `EXECUTE ${name}` : `EXECUTE ${name}(${params.map(literal).join(', ')})`;
 }
 
 function literal(value: unknown): string {
