@@ -6,6 +6,7 @@ import {
 import { EVENT_STORE_SCHEMA } from './event-store-schema.js';
 import { InlineProjector, SqlClient } from './sql-client.js';
 import { BatchedSql } from './batched-sql.js';
+import { statementName } from './prepared.js';
 import { countEvents, filterConditions, readHead, readRequest, readStreamRange } from './log-reads.js';
 import { holdAppends } from './hold-appends.js';
 import { EVENT_COLUMNS, fromArrayRow, queryEvents, READ_COLUMNS, READ_COLUMNS_NO_METADATA, toRecordedEvent } from './rows.js';
@@ -74,7 +75,7 @@ export class PostgresEventStore implements EventStore {
         const recorded = await this.appendInOneStatement(tx, ordered);
         revisions = headsOf(ordered, recorded);
         for (const project of this.projectors) closing.push(await project(tx, recorded));
-        closing.unshift(...tx.takeDeferred());
+        closing.unshift(...await tx.takeDeferred());
         position = recorded[recorded.length - 1]?.position ?? position;
       } else {
         await client.query('BEGIN');
@@ -231,9 +232,7 @@ export class PostgresEventStore implements EventStore {
   async readToHead(from: LogPosition, limit: number, filter: Omit<GlobalFilter, 'until'> = {}): Promise<{ head: LogPosition; events: RecordedEvent[] }> {
     const params: unknown[] = [from.commit.toString(), from.prepare.toString(), limit];
     const filtered = filterConditions(filter, params);
-    const { rows } = await this.pool.query<unknown[]>({
-      rowMode: 'array', values: params,
-      text: `WITH head AS (SELECT transaction_id AS head_commit, position AS head_prepare FROM es_events
+    const text = `WITH head AS (SELECT transaction_id AS head_commit, position AS head_prepare FROM es_events
                            ORDER BY transaction_id DESC, position DESC LIMIT 1),
                   ${HORIZON}
              SELECT head_commit::text, head_prepare::text, e.* FROM head LEFT JOIN LATERAL (
@@ -242,8 +241,8 @@ export class PostgresEventStore implements EventStore {
                WHERE transaction_id < horizon.below
                  AND (transaction_id, position) > ($1::text::xid8, $2::bigint)
                  AND (transaction_id, position) <= (head.head_commit, head.head_prepare)${filtered}
-               ORDER BY es_events.transaction_id, es_events.position LIMIT $3) e ON true`,
-    });
+               ORDER BY es_events.transaction_id, es_events.position LIMIT $3) e ON true`;
+    const { rows } = await this.pool.query<unknown[]>({ name: statementName(text), text, values: params, rowMode: 'array' });
     if (rows.length === 0) return { head: START, events: [] };
     const head = { commit: BigInt(rows[0][0] as string), prepare: BigInt(rows[0][1] as string) };
     return { head, events: rows[0][2] === null ? [] : rows.map((row) => fromArrayRow(row.slice(2))) };

@@ -1,5 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
 import { RecordedEvent } from '../port.js';
+import { statementName } from './prepared.js';
 
 /** The columns toRecordedEvent reads from a RETURNING of es_events rows (unqualified). */
 export const EVENT_COLUMNS = `position, transaction_id, stream_id, revision, type, data, metadata, recorded_at,
@@ -45,8 +46,12 @@ export function fromArrayRow(row: unknown[]): RecordedEvent {
   };
 }
 
-/** A statement selecting READ_COLUMNS from es_events, its rows as events. */
+/**
+ * A statement selecting READ_COLUMNS from es_events, its rows as events. Named, so each
+ * connection plans it once: the texts are built from fixed parts and placeholders only, a few
+ * shapes per read, and planning the global order's reads cost more than running them.
+ */
 export async function queryEvents(db: Pool | PoolClient, text: string, values: unknown[]): Promise<RecordedEvent[]> {
-  const { rows } = await db.query<unknown[]>({ text, values, rowMode: 'array' });
+  const { rows } = await db.query<unknown[]>({ name: statementName(text), text, values, rowMode: 'array' });
   return rows.map(fromArrayRow);
 }
