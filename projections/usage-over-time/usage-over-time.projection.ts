@@ -1,4 +1,4 @@
-import type { RecordedEvent, SqlClient } from '#event-store/index.js';
+import { send, type RecordedEvent, type SqlClient } from '#event-store/index.js';
 import { Projection } from '../runner/projection.js';
 import { firstChange, hourOf } from './hour-summary.js';
 import { Claim, holdingOf, Move, movesOf, SeriesChange, seriesChanges } from './usage-series.js';
@@ -68,9 +68,10 @@ async function swapConsumer(tx: SqlClient, consumer: string, revision: number, a
 /**
  * One statement adds the claimants' moves and folds the series' changes into their hour rows.
  * A writer holds its hour rows' locks until it commits, so a move another writer adds to these
- * hours is committed before this statement gets the rows, and the recomputation below (a later
- * statement, a later snapshot) reads it. A peak left NULL marks a row to recompute; NULL never
- * outlives this transaction. Each event falls in one hour, so all of its rows share it.
+ * hours is committed before this statement gets the rows, and the recomputation below (later
+ * statements, later snapshots: on an append, with its COMMIT) reads it. A peak left NULL marks a
+ * row to recompute; NULL never outlives this transaction. Each event falls in one hour, so all
+ * of its rows share it.
  */
 export async function recordChanges(tx: SqlClient, moves: readonly Move[], changes: readonly SeriesChange[], at: number): Promise<void> {
   if (changes.length === 0) return;
@@ -110,7 +111,7 @@ export async function recordChanges(tx: SqlClient, moves: readonly Move[], chang
  */
 async function recomputePeaks(tx: SqlClient, hour: number, keys: readonly string[][]): Promise<void> {
   const params = [new Date(hour), ...[0, 1, 2, 3].map((i) => keys.map((key) => key[i]))];
-  await tx.query(
+  await send(tx,
     `UPDATE rm_usage_hours h SET peak_above_start = r.peak, last_change_at = r.last
        FROM (SELECT k.p, k.u, k.t, k.c, GREATEST(MAX(i.level), CASE WHEN MIN(i.at) > $1::timestamptz THEN 0 END) AS peak, MAX(i.at) AS last
                FROM unnest($2::text[], $3::text[], $4::text[], $5::text[]) AS k(p, u, t, c)
@@ -121,7 +122,7 @@ async function recomputePeaks(tx: SqlClient, hour: number, keys: readonly string
                                       GROUP BY m.at HAVING SUM((m.deltas ->> k.c)::bigint) <> 0) x) i ON true
               GROUP BY k.p, k.u, k.t, k.c) r
       WHERE h.project_id = r.p AND h.user_id = r.u AND h.consumer_type = r.t AND h.resource_class = r.c AND h.hour_start = $1::timestamptz`, params);
-  await tx.query(
+  await send(tx,
     `DELETE FROM rm_usage_hours h USING unnest($2::text[], $3::text[], $4::text[], $5::text[]) AS k(p, u, t, c)
       WHERE h.project_id = k.p AND h.user_id = k.u AND h.consumer_type = k.t AND h.resource_class = k.c AND h.hour_start = $1::timestamptz
         AND h.peak_above_start IS NULL`, params);

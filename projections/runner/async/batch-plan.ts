@@ -17,7 +17,7 @@ export interface BatchPlan {
  * What one batch does to each projection: the events it handles that lie beyond its own
  * checkpoint. Filtering by the checkpoint read under the batch's row locks is what makes a
  * batch exactly-once even if two projectors ever overlapped, or a checkpoint written inline
- * (which may lag, see checkpointStatement) is taken over by the projector.
+ * (which may lag, see moveCheckpoints) is taken over by the projector.
  */
 export function planBatch(
   projections: readonly Projection[],

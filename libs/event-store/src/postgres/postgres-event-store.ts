@@ -65,7 +65,7 @@ export class PostgresEventStore implements EventStore {
     let released = false;
     let position: LogPosition = { commit: 0n, prepare: 0n };
     let revisions: Record<string, number> = {};
-    const closing: (string | void)[] = [];
+    const closing: string[] = [];
     try {
       if (this.projectors.length > 0 && !ordered.some((request) => request.expectedRevision === 'any' && request.events.length === 0)) {
         // The API's appends: BEGIN, checks, heads and events in one round trip (es_append), then
@@ -74,8 +74,8 @@ export class PostgresEventStore implements EventStore {
         tx.defer('BEGIN');
         const recorded = await this.appendInOneStatement(tx, ordered);
         revisions = headsOf(ordered, recorded);
-        for (const project of this.projectors) closing.push(await project(tx, recorded));
-        closing.unshift(...await tx.takeDeferred());
+        for (const project of this.projectors) await project(tx, recorded);
+        closing.push(...await tx.takeDeferred());
         position = recorded[recorded.length - 1]?.position ?? position;
       } else {
         await client.query('BEGIN');
@@ -88,16 +88,16 @@ export class PostgresEventStore implements EventStore {
         }
         if (this.projectors.length > 0) {
           const recorded = await this.insertEvents(client, ordered, revisions);
-          for (const project of this.projectors) closing.push(await project(client, recorded));
+          for (const project of this.projectors) await project(client, recorded);
           position = recorded[recorded.length - 1]?.position ?? position;
         } else {
           position = await this.insertEventsOnly(client, ordered, revisions);
         }
       }
       committing = true;
-      // The projectors' last statements (literals only) ride with the COMMIT: one round trip, and
-      // an error in them aborts the transaction before the COMMIT runs.
-      await client.query([...closing.filter((sql): sql is string => typeof sql === 'string'), 'COMMIT'].join(';\n'));
+      // The projections' statements still held ride with the COMMIT: one round trip, and an error
+      // in them aborts the transaction before the COMMIT runs.
+      await client.query([...closing, 'COMMIT'].join(';\n'));
       return { position, revisions };
     } catch (error) {
       if (committing && position.commit > 0n && outcomeInDoubt(error)) {

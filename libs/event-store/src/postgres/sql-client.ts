@@ -15,8 +15,7 @@ export async function send(tx: SqlClient, text: string, params?: unknown[]): Pro
 }
 
 /**
- * Runs inside the append's transaction, so read models commit with the events or not at all. What
- * it answers, if anything, is one more statement of that transaction, of literals only (no
- * parameters), which the store sends in the same round trip as its COMMIT.
+ * Runs inside the append's transaction, so read models commit with the events or not at all.
+ * What needs no answer it sends with `send`: on an append, that rides with the COMMIT.
  */
-export type InlineProjector = (tx: SqlClient, events: readonly import('../port.js').RecordedEvent[]) => Promise<string | void>;
+export type InlineProjector = (tx: SqlClient, events: readonly import('../port.js').RecordedEvent[]) => Promise<void>;

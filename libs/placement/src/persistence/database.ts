@@ -35,6 +35,6 @@ export async function openDatabase(url: string, poolSize = 10, projections: 'inl
   countStatements(pool);
   const eventStore = new PostgresEventStore(pool);
   // async: a projector (projections/runner/async) applies the same projections from the log.
-  if (projections === 'inline') eventStore.addInlineProjector(inlineProjector(ALL_PROJECTIONS, { checkpointWithCommit: true }));
+  if (projections === 'inline') eventStore.addInlineProjector(inlineProjector(ALL_PROJECTIONS));
   return { dataSource, pool, eventStore, storedForm: jsonbForm, close: () => dataSource.destroy() };
 }
