@@ -32,6 +32,13 @@ export const usageOverTimeProjection: Projection = {
     const after: Claim | null = event.type === 'ConsumerAllocationsReplaced'
       ? { projectId: event.data.project_id, userId: event.data.user_id, consumerType: event.data.consumer_type ?? null, holding: holdingOf(event.data.allocations) }
       : null;
+    if (event.revision === 0 && after) {
+      // A consumer's first event: it held nothing before, so what it changes need not wait for
+      // the swap's answer. One statement stores the consumer and folds the changes, the latter
+      // only if it stored the row (a replay that finds the row applied changes nothing).
+      const changes = seriesChanges(null, after);
+      if (changes.length > 0) return recordChanges(tx, movesOf(null, after), changes, event.recordedAt.getTime(), { consumer, claim: after });
+    }
     const known = await swapConsumer(tx, consumer, event.revision, after);
     if (known && Number(known.revision) >= event.revision) return;
     const before: Claim | null = known
@@ -66,21 +73,18 @@ async function swapConsumer(tx: SqlClient, consumer: string, revision: number, a
 }
 
 /**
- * One statement adds the claimants' moves and folds the series' changes into their hour rows.
- * A writer holds its hour rows' locks until it commits, so a move another writer adds to these
- * hours is committed before this statement gets the rows, and the recomputation below (later
- * statements, later snapshots: on an append, with its COMMIT) reads it. A peak left NULL marks a
- * row to recompute; NULL never outlives this transaction. Each event falls in one hour, so all
- * of its rows share it.
+ * The fold: one statement adds the claimants' moves and folds the series' changes into their
+ * hour rows. With `first`, it also stores a consumer's first claim, and folds only if that
+ * stored the row (the gate). Built once per form, so each is one prepared statement.
  */
-export async function recordChanges(tx: SqlClient, moves: readonly Move[], changes: readonly SeriesChange[], at: number): Promise<void> {
-  if (changes.length === 0) return;
-  const hour = hourOf(at);
-  const firsts = changes.map((c) => firstChange(hour, { at, delta: c.delta }));
-  const { rows } = await tx.query<{ stale: string[] | null }>(
-    `WITH moved AS (
+function foldStatement(first: boolean): string {
+  const gate = first ? ' WHERE EXISTS (SELECT 1 FROM written)' : '';
+  return `WITH ${first ? `written AS (
+       INSERT INTO rm_usage_consumers (consumer_uuid, revision, project_id, user_id, consumer_type, holding)
+       VALUES ($14, 0, $15, $16, $17, $18) ON CONFLICT (consumer_uuid) DO NOTHING RETURNING 1),
+     ` : ''}moved AS (
        INSERT INTO rm_usage_moves AS m (project_id, user_id, consumer_type, at, deltas)
-       SELECT p, u, t, $6::timestamptz, d::jsonb FROM unnest($10::text[], $11::text[], $12::text[], $13::text[]) AS x(p, u, t, d)
+       SELECT p, u, t, $6::timestamptz, d::jsonb FROM unnest($10::text[], $11::text[], $12::text[], $13::text[]) AS x(p, u, t, d)${gate}
        ON CONFLICT (project_id, user_id, consumer_type, at) DO UPDATE SET deltas = (
          SELECT jsonb_object_agg(k, s) FROM (SELECT k, SUM(v) AS s FROM (
            SELECT key AS k, value::bigint AS v FROM jsonb_each_text(m.deltas)
@@ -88,17 +92,41 @@ export async function recordChanges(tx: SqlClient, moves: readonly Move[], chang
      INSERT INTO rm_usage_hours AS h
        (project_id, user_id, consumer_type, resource_class, hour_start, net_change, change_unit_ms, peak_above_start, last_change_at)
      SELECT p, u, t, c, $5::timestamptz, n, m::numeric, k, $6::timestamptz
-       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $7::bigint[], $8::text[], $9::bigint[]) AS x(p, u, t, c, n, m, k)
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $7::bigint[], $8::text[], $9::bigint[]) AS x(p, u, t, c, n, m, k)${gate}
      ON CONFLICT (project_id, user_id, consumer_type, resource_class, hour_start) DO UPDATE SET
        net_change = h.net_change + EXCLUDED.net_change,
        change_unit_ms = h.change_unit_ms + EXCLUDED.change_unit_ms,
        peak_above_start = CASE WHEN EXCLUDED.last_change_at > h.last_change_at
          THEN GREATEST(h.peak_above_start, h.net_change + EXCLUDED.net_change) END,
        last_change_at = GREATEST(h.last_change_at, EXCLUDED.last_change_at)
-     RETURNING CASE WHEN peak_above_start IS NULL THEN json_build_array(project_id, user_id, consumer_type, resource_class) END AS stale`,
-    [changes.map((c) => c.projectId), changes.map((c) => c.userId), changes.map((c) => c.consumerType), changes.map((c) => c.resourceClass),
-      new Date(hour), new Date(at), firsts.map((f) => f.net), firsts.map((f) => f.unitMs.toString()), firsts.map((f) => f.peakAboveStart),
-      moves.map((m) => m.projectId), moves.map((m) => m.userId), moves.map((m) => m.consumerType), moves.map((m) => JSON.stringify(m.deltas))]);
+     RETURNING CASE WHEN peak_above_start IS NULL THEN json_build_array(project_id, user_id, consumer_type, resource_class) END AS stale`;
+}
+const FOLD = foldStatement(false);
+const FIRST_FOLD = foldStatement(true);
+
+/**
+ * Adds the moves and folds the changes (see foldStatement); with `first`, as the consumer's
+ * first claim, stored in the same statement. A writer holds its hour rows' locks until it
+ * commits, so a move another writer adds to these hours is committed before this statement gets
+ * the rows, and the recomputation below (later statements, later snapshots: on an append, with
+ * its COMMIT) reads it. A peak left NULL marks a row to recompute; NULL never outlives this
+ * transaction. Each event falls in one hour, so all of its rows share it.
+ */
+export async function recordChanges(
+  tx: SqlClient, moves: readonly Move[], changes: readonly SeriesChange[], at: number, first?: { consumer: string; claim: Claim },
+): Promise<void> {
+  if (changes.length === 0) return;
+  const hour = hourOf(at);
+  const firsts = changes.map((c) => firstChange(hour, { at, delta: c.delta }));
+  const params: unknown[] = [changes.map((c) => c.projectId), changes.map((c) => c.userId), changes.map((c) => c.consumerType),
+    changes.map((c) => c.resourceClass), new Date(hour), new Date(at), firsts.map((f) => f.net), firsts.map((f) => f.unitMs.toString()),
+    firsts.map((f) => f.peakAboveStart), moves.map((m) => m.projectId), moves.map((m) => m.userId), moves.map((m) => m.consumerType),
+    moves.map((m) => JSON.stringify(m.deltas))];
+  if (first) {
+    const { claim } = first;
+    params.push(first.consumer, claim.projectId, claim.userId, claim.consumerType, JSON.stringify(claim.holding));
+  }
+  const { rows } = await tx.query<{ stale: string[] | null }>(first ? FIRST_FOLD : FOLD, params);
   const stale = rows.flatMap((row) => (row.stale ? [row.stale] : []));
   if (stale.length > 0) await recomputePeaks(tx, hour, stale);
 }
