@@ -26,7 +26,7 @@ async function claimOn(contender: Contender, quick: boolean): Promise<ClaimsFigu
     const statementsAfter = await databaseStatements(client);
     process.stdout.write(countLine(contender.name, 'claims (10 clients)', claims, result.seconds, 'claims', cpu));
     if (statementsBefore !== null && statementsAfter !== null) {
-      process.stdout.write(`  ${contender.name.padEnd(8)} round trips to PostgreSQL: ${((statementsAfter - statementsBefore) / claims).toFixed(1)} statements per claim (GET + PUT)\n`);
+      process.stdout.write(`  ${contender.name.padEnd(8)} round trips to PostgreSQL: ${((statementsAfter - statementsBefore) / claims).toFixed(1)} per claim (GET + PUT)\n`);
     }
     // Zero over-commit and every acknowledged claim readable as written, on both servers alike.
     const problems = [
