@@ -53,24 +53,40 @@ export class BatchedSql implements SqlClient {
   }
 
   private async render(statements: readonly Held[]): Promise<string[]> {
-    const prepared = preparedOn.get(this.client) ?? new Set<string>();
-    preparedOn.set(this.client, prepared);
+    const prepared = await this.preparedHere();
     const missing = new Map<string, string>();
     for (const { text, params } of statements) {
       if (params !== undefined && !prepared.has(sqlName(text))) missing.set(sqlName(text), text);
     }
     if (missing.size > 0) {
-      await this.client.query([...missing].map(([name, text]) => `PREPARE ${name} AS ${text}`).join(';\n'));
+      try {
+        await this.client.query([...missing].map(([name, text]) => `PREPARE ${name} AS ${text}`).join(';\n'));
+      } catch (error) {
+        // Some of them may stand prepared now: the connection is asked again before its next use.
+        preparedOn.delete(this.client);
+        throw error;
+      }
       for (const name of missing.keys()) prepared.add(name);
     }
     return statements.map(({ text, params }) => (params === undefined ? text : executeOf(sqlName(text), params)));
+  }
+
+  /** What this connection has prepared: remembered, or asked of the server the first time (outside a transaction: appends render before BEGIN). */
+  private async preparedHere(): Promise<Set<string>> {
+    let prepared = preparedOn.get(this.client);
+    if (!prepared) {
+      const { rows } = await this.client.query<{ name: string }>("SELECT name FROM pg_prepared_statements WHERE name LIKE 'plx\\_%'");
+      prepared = new Set(rows.map((row) => row.name));
+      preparedOn.set(this.client, prepared);
+    }
+    return prepared;
   }
 }
 
 const sqlNames = new Map<string, string>();
 
 /** The name a text is PREPAREd under: apart from pg's protocol names, which share the namespace. */
-function sqlName(text: string): string {
+export function sqlName(text: string): string {
   let name = sqlNames.get(text);
   if (name === undefined) {
     name = `plx_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
