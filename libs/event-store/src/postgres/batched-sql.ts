@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { escapeLiteral } from 'pg';
 import type { PoolClient, QueryResult } from 'pg';
 // pg's own conversion of a parameter to its text form (dates, arrays, buffers, JSON), so that a
@@ -83,17 +82,8 @@ export class BatchedSql implements SqlClient {
   }
 }
 
-const sqlNames = new Map<string, string>();
-
-/** The name a text is PREPAREd under: apart from pg's protocol names, which share the namespace. */
-export function sqlName(text: string): string {
-  let name = sqlNames.get(text);
-  if (name === undefined) {
-    name = `plx_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
-    sqlNames.set(text, name);
-  }
-  return name;
-}
+/** The name a text is PREPAREd under. */
+export const sqlName = (text: string) => statementName(text, 'plx');
 
 /** EXECUTE of a prepared statement with its parameters as literals. */
 export function executeOf(name: string, params: readonly unknown[]): string {

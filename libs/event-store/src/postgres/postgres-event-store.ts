@@ -232,16 +232,17 @@ export class PostgresEventStore implements EventStore {
   async readToHead(from: LogPosition, limit: number, filter: Omit<GlobalFilter, 'until'> = {}): Promise<{ head: LogPosition; events: RecordedEvent[] }> {
     const params: unknown[] = [from.commit.toString(), from.prepare.toString(), limit];
     const filtered = filterConditions(filter, params);
-    const text = `WITH head AS (SELECT transaction_id AS head_commit, position AS head_prepare FROM es_events
-                           ORDER BY transaction_id DESC, position DESC LIMIT 1),
-                  ${HORIZON}
-             SELECT head_commit::text, head_prepare::text, e.* FROM head LEFT JOIN LATERAL (
-               SELECT ${filter.metadata === false ? READ_COLUMNS_NO_METADATA : READ_COLUMNS}
-               FROM es_events, horizon
-               WHERE transaction_id < horizon.below
-                 AND (transaction_id, position) > ($1::text::xid8, $2::bigint)
-                 AND (transaction_id, position) <= (head.head_commit, head.head_prepare)${filtered}
-               ORDER BY es_events.transaction_id, es_events.position LIMIT $3) e ON true`;
+    const text = `WITH head AS (
+         SELECT transaction_id AS head_commit, position AS head_prepare FROM es_events
+         ORDER BY transaction_id DESC, position DESC LIMIT 1),
+       ${HORIZON}
+       SELECT head_commit::text, head_prepare::text, e.* FROM head LEFT JOIN LATERAL (
+         SELECT ${filter.metadata === false ? READ_COLUMNS_NO_METADATA : READ_COLUMNS}
+         FROM es_events, horizon
+         WHERE transaction_id < horizon.below
+           AND (transaction_id, position) > ($1::text::xid8, $2::bigint)
+           AND (transaction_id, position) <= (head.head_commit, head.head_prepare)${filtered}
+         ORDER BY es_events.transaction_id, es_events.position LIMIT $3) e ON true`;
     const { rows } = await this.pool.query<unknown[]>({ name: statementName(text), text, values: params, rowMode: 'array' });
     if (rows.length === 0) return { head: START, events: [] };
     const head = { commit: BigInt(rows[0][0] as string), prepare: BigInt(rows[0][1] as string) };
