@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { createApp, RunningApp } from '#placement-api/bootstrap.js';
-import { loadConfig } from '#placement-api/config.js';
+import type { RunningApp } from '#placement-api/bootstrap.js';
 import { ADMIN_URL } from '../support/database.js';
-import { startTestApp, TestApp } from '../support/test-app.js';
+import { startSiblingApp, startTestApp, TestApp } from '../support/test-app.js';
 
 /**
  * The candidate index lives in each API process; these arcs write through one process and ask
@@ -16,10 +15,7 @@ describe('GET /allocation_candidates reflects every write acknowledged before it
 
   beforeAll(async () => {
     writer = await startTestApp();
-    const url = (writer.running.database.pool as unknown as { options: { connectionString: string } }).options.connectionString;
-    reader = await createApp(loadConfig({ PLACEMENT_AUTH_STRATEGY: 'noauth2' }), url, false);
-    await reader.app.listen(0, '127.0.0.1');
-    readerUrl = `http://127.0.0.1:${(reader.app.getHttpServer().address() as { port: number }).port}`;
+    ({ running: reader, url: readerUrl } = await startSiblingApp(writer));
   }, 60_000);
   afterAll(async () => {
     await reader.close();

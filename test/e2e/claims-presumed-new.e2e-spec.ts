@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { createApp, RunningApp } from '#placement-api/bootstrap.js';
-import { loadConfig } from '#placement-api/config.js';
+import type { RunningApp } from '#placement-api/bootstrap.js';
 import { EVENT_STORE, EventStore, PostgresEventStore } from '#event-store/index.js';
-import { startTestApp, TestApp } from '../support/test-app.js';
+import { startSiblingApp, startTestApp, TestApp } from '../support/test-app.js';
 
 /**
  * A claim whose client says the consumer is new (consumer_generation null) does not read the
@@ -19,10 +18,7 @@ describe('PUT /allocations for a consumer the client says is new', () => {
 
   beforeAll(async () => {
     first = await startTestApp();
-    const url = (first.running.database.pool as unknown as { options: { connectionString: string } }).options.connectionString;
-    second = await createApp(loadConfig({ PLACEMENT_AUTH_STRATEGY: 'noauth2' }), url, false);
-    await second.app.listen(0, '127.0.0.1');
-    secondUrl = `http://127.0.0.1:${(second.app.getHttpServer().address() as { port: number }).port}`;
+    ({ running: second, url: secondUrl } = await startSiblingApp(first));
     store = second.app.get<EventStore>(EVENT_STORE);
     provider = randomUUID();
     expect((await first.request('POST', '/resource_providers', { version: '1.39', body: { uuid: provider, name: provider } })).status).toBe(200);

@@ -84,6 +84,17 @@ export async function startTestApp(env: Record<string, string> = {}, log: LogSto
   };
 }
 
+/**
+ * Another API process on `first`'s database, on a port of its own, as a second instance behind a
+ * load balancer: what one process wrote, the other must see, and guesses of one about the
+ * other's streams must be checked.
+ */
+export async function startSiblingApp(first: TestApp): Promise<{ running: RunningApp; url: string }> {
+  const running = await createApp(loadConfig({ PLACEMENT_AUTH_STRATEGY: 'noauth2' }), first.databaseUrl, false);
+  await running.app.listen(0, '127.0.0.1');
+  return { running, url: `http://127.0.0.1:${(running.app.getHttpServer().address() as { port: number }).port}` };
+}
+
 /** Loaded only when asked for: the KurrentDB client takes half a second to load. */
 async function inMemoryKurrentLog() {
   const { KurrentEventStore } = await import('#event-store/kurrent/kurrent-event-store.js');
