@@ -68,7 +68,9 @@ export class ClaimRunner {
     const states = Object.fromEntries(plan.consumers.map((uuid, i) => [uuid, loaded[i]?.state ?? initialConsumerState()]));
     const streams = [...plan.consumers.map(consumerStream), ...plan.providers(states).map(providerStream)];
     const consumers = new Map<string, Loaded<unknown>>();
-    plan.consumers.forEach((uuid, i) => loaded[i] && consumers.set(consumerStream(uuid), loaded[i]));
+    plan.consumers.forEach((uuid, i) => {
+      if (loaded[i]) consumers.set(consumerStream(uuid), loaded[i]);
+    });
     return { streams, consumers, presumed };
   }
 
