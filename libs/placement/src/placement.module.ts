@@ -5,6 +5,7 @@ import { Database } from './persistence/database.js';
 import { READ_DB } from './shared/read-db.js';
 import { STORED_FORM, StreamWriter } from './shared/stream-writer.js';
 import { CommandRunner } from './shared/command-runner.js';
+import { AcknowledgedWrites } from './shared/acknowledged-writes.js';
 import { ProviderLookups } from './read-models/provider-lookups.js';
 import { ProviderCommandRunner } from './providers/provider-command-runner.js';
 import { PROVIDER_COMMAND_HANDLERS } from './providers/provider-command.handlers.js';
@@ -26,10 +27,10 @@ export class PlacementModule {
         { provide: EVENT_STORE, useValue: database.eventStore },
         { provide: READ_DB, useValue: database.pool },
         { provide: STORED_FORM, useValue: database.storedForm },
-        StreamWriter, CommandRunner, ProviderLookups, ProviderCommandRunner,
+        StreamWriter, CommandRunner, AcknowledgedWrites, ProviderLookups, ProviderCommandRunner,
         ...HANDLERS, ...extraHandlers,
       ],
-      exports: [EVENT_STORE, READ_DB, StreamWriter, CommandRunner, ProviderLookups, ProviderCommandRunner, CqrsModule],
+      exports: [EVENT_STORE, READ_DB, StreamWriter, CommandRunner, AcknowledgedWrites, ProviderLookups, ProviderCommandRunner, CqrsModule],
     };
   }
 }

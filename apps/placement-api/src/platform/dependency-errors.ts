@@ -45,6 +45,16 @@ export function databaseFailure(error: unknown): PlacementError | undefined {
 }
 
 /**
+ * The request's write committed, then the database went away before its answer was complete
+ * (reading the result back): a 503, since there is no answer to give, that says the write stands.
+ */
+export function writtenButUnanswered(): PlacementError {
+  return new PlacementError(503, 'This write was applied, but the database connection was lost before its answer could be '
+    + 'read back. Do not repeat it: GET the resource, or GET /ledger/audit/request/{request_id} with the request_id of this '
+    + 'answer lists what the write recorded.', undefined, { 'retry-after': String(RETRY_AFTER_SECONDS) });
+}
+
+/**
  * The write's COMMIT was sent and its connection lost, and asking the database again did not tell
  * whether it was applied (a failover still under way). Still a 503 — the client must look before
  * it retries — but one that says the write may stand and how to find out: the events of a write

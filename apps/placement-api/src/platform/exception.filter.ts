@@ -1,7 +1,9 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger, NotFoundException } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '#domain/index.js';
-import { databaseFailure } from './dependency-errors.js';
+import { AcknowledgedWrites } from '#placement/shared/acknowledged-writes.js';
+import { databaseFailure, writtenButUnanswered } from './dependency-errors.js';
+import { requestState } from './request-state.js';
 import { PlacementError } from './placement-error.js';
 import { bodyTooLarge, discardBody } from './oversized-body.js';
 import { sendError } from './render-error.js';
@@ -14,7 +16,7 @@ const KIND_STATUS = { bad_request: 400, not_found: 404, conflict: 409 } as const
 export class PlacementExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('errors');
 
-  constructor(private readonly routes: RouteTable) {}
+  constructor(private readonly routes: RouteTable, private readonly acknowledged: AcknowledgedWrites) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const request = host.switchToHttp().getRequest<FastifyRequest>();
@@ -46,6 +48,8 @@ export class PlacementExceptionFilter implements ExceptionFilter {
     const database = databaseFailure(exception);
     if (database) {
       if (database.status === 503) this.logger.warn(`database unavailable: ${exception instanceof Error ? exception.message : String(exception)}`);
+      // Failing after its write committed (reading the result back), a request says the write stands.
+      if (database.status === 503 && this.acknowledged.has(requestState(request).requestId)) return writtenButUnanswered();
       return database;
     }
     this.logger.error(exception instanceof Error ? exception.stack : String(exception));

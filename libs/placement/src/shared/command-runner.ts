@@ -1,5 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { AppendRequest, AppendResult, EventMetadata } from '#event-store/index.js';
+import { AcknowledgedWrites } from './acknowledged-writes.js';
 import { Caller, metadataOf } from './caller.js';
 import { GuessRecord } from './guess-record.js';
 import { Loaded, MAX_ATTEMPTS, StreamWriter } from './stream-writer.js';
@@ -114,7 +115,7 @@ export interface RunOptions {
 export class CommandRunner {
   private readonly guesses = new GuessRecord();
 
-  constructor(private readonly writer: StreamWriter) {}
+  constructor(private readonly writer: StreamWriter, @Optional() private readonly acknowledged?: AcknowledgedWrites) {}
 
   async run<Outcome>(caller: Caller, decide: (attempt: Attempt) => Promise<Outcome>, options: RunOptions = {}): Promise<Outcome> {
     const metadata = { ...metadataOf(caller), ...options.metadata };
@@ -157,7 +158,10 @@ export class CommandRunner {
       }
     }, options.attempts ?? MAX_ATTEMPTS);
     if (guessedAppend) this.guesses.record(false);
-    if (result) outcome.attempt.remember(result);
+    if (result) {
+      outcome.attempt.remember(result);
+      this.acknowledged?.record(caller.requestId);
+    }
     return outcome.outcome;
   }
 }
