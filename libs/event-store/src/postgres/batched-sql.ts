@@ -55,7 +55,8 @@ export class BatchedSql implements SqlClient {
     const prepared = await this.preparedHere();
     const missing = new Map<string, string>();
     for (const { text, params } of statements) {
-      if (params !== undefined && !prepared.has(sqlName(text))) missing.set(sqlName(text), text);
+      const name = params === undefined ? undefined : sqlName(text);
+      if (name !== undefined && !prepared.has(name)) missing.set(name, text);
     }
     if (missing.size > 0) {
       try {
