@@ -104,40 +104,20 @@ describe('BatchedSql: statements that need no answer ride with the next round tr
     await client.query([...await tx.takeDeferred(), 'COMMIT'].join(';\n'));
     expect((await pool.query('SELECT n FROM t')).rows).toEqual([{ n: '3' }]);
   });
-});
-
-describe('BatchedSql on a connection whose prepared statements it lost track of', () => {
-  let db: TestDatabase;
-  let pool: Pool;
-
-  beforeAll(async () => {
-    db = await createTestDatabase('pl_batched_heal');
-    pool = new Pool({ connectionString: db.url, max: 1 });
-    await pool.query('CREATE TABLE t (k text PRIMARY KEY)');
-  });
-  afterAll(async () => {
-    await pool.end();
-    await db.drop();
-  });
 
   it('fails the statement whose PREPARE meets one already there, then asks the server and goes on', async () => {
-    const client = await pool.connect();
-    try {
-      const insert = 'INSERT INTO t (k) VALUES ($1)';
-      const tx = new BatchedSql(client);
-      await tx.query('SELECT 1');
-      // Prepared behind its back (as a PREPARE message that failed half way leaves it).
-      tx.defer('SELECT 1');
-      await tx.query('SELECT 1');
-      await client.query(`PREPARE ${sqlName(insert)} AS ${insert}`);
-      tx.defer(insert, ['a']);
-      await expect(tx.query('SELECT 1')).rejects.toThrow(/already exists/);
-      tx.defer(insert, ['b']);
-      await tx.query('SELECT 1');
-      expect((await client.query('SELECT k FROM t')).rows).toEqual([{ k: 'b' }]);
-    } finally {
-      client.release();
-    }
+    const insert = 'INSERT INTO t (k) VALUES ($1)';
+    const tx = new BatchedSql(client);
+    // What the connection has prepared is known to it now.
+    tx.defer('SELECT 1');
+    await tx.query('SELECT 1');
+    // Prepared behind its back (as a PREPARE message that failed half way leaves it).
+    await client.query(`PREPARE ${sqlName(insert)} AS ${insert}`);
+    tx.defer(insert, ['a']);
+    await expect(tx.query('SELECT 1')).rejects.toThrow(/already exists/);
+    tx.defer(insert, ['b']);
+    await tx.query('SELECT 1');
+    expect((await client.query('SELECT k FROM t')).rows).toEqual([{ k: 'b' }]);
   });
 });
 
