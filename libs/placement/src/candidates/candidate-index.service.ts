@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { comparePositions, EVENT_STORE, EventStore, LogPosition, RecordedEvent, START } from '#event-store/index.js';
 import { compactHeapOnce } from '../shared/compact-heap.js';
+import { FreshReads } from '../shared/fresh-reads.js';
 import { READ_DB, ReadDb } from '../shared/read-db.js';
 import { applyEvent } from './index/apply-event.js';
 import { CandidateView, emptyView } from './candidate-view.js';
@@ -40,6 +41,12 @@ export class CandidateIndexService implements OnModuleInit {
   /** How this process's view began: events read from a snapshot (0 without one) and from the log. */
   startedFrom = { snapshotEvents: 0, logEvents: 0 };
   private draining: Promise<void> | null = null;
+  /** The head, and the log up to it from where the view stands, applied: one round trip shared by concurrent queries. */
+  private readonly heads = new FreshReads<LogPosition>(async () => {
+    const { head, events } = await this.store.readToHead(this.position, BATCH);
+    this.applyRead(events);
+    return head;
+  });
   private readonly logger = new Logger('candidates');
 
   constructor(@Inject(EVENT_STORE) private readonly store: EventStore, @Inject(READ_DB) private readonly db: ReadDb) {
@@ -75,14 +82,14 @@ export class CandidateIndexService implements OnModuleInit {
 
   /**
    * The index reflecting every write acknowledged before this call: the log's head is read first
-   * (every acknowledged append is at or before it), then the log up to it. The port's reader never
+   * (every acknowledged append is at or before it), then the log up to it, by a read sent after
+   * this call, which queries arriving together share (FreshReads). The port's reader never
    * skips a writer still in flight, so a head that is not yet readable means such a writer (of
    * this database) has yet to finish: it is waited for, briefly, then the answer goes out.
    */
   async current(): Promise<CandidateView> {
-    // One round trip, usually all it takes: the head, and the log up to it from where the view stands.
-    const { head, events } = await this.store.readToHead(this.position, BATCH);
-    this.applyRead(events);
+    // One round trip, usually all it takes.
+    const head = await this.heads.get();
     const deadline = Date.now() + MAX_WAIT_MS;
     while (comparePositions(this.position, head) < 0) {
       await this.drain(head);
