@@ -6,6 +6,7 @@ export * from './postgres/in-transaction.js';
 export { CommitOutcomeUnknown } from './postgres/commit-outcome.js';
 export { hasEventLog } from './postgres/log-presence.js';
 export * from './postgres/jsonb-form.js';
+export { statementName } from './postgres/prepared.js';
 // Types only: the KurrentDB adapter itself is imported from ./kurrent/index.js, so that loading
 // this index never loads the KurrentDB client and its native module.
 export type { KurrentEventStore, KurrentEventStoreOptions } from './kurrent/kurrent-event-store.js';

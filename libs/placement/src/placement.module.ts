@@ -3,6 +3,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { EVENT_STORE } from '#event-store/index.js';
 import { Database } from './persistence/database.js';
 import { READ_DB } from './shared/read-db.js';
+import { NamedReads } from './persistence/named-reads.js';
 import { STORED_FORM, StreamWriter } from './shared/stream-writer.js';
 import { CommandRunner } from './shared/command-runner.js';
 import { AcknowledgedWrites } from './shared/acknowledged-writes.js';
@@ -25,7 +26,7 @@ export class PlacementModule {
       imports: [CqrsModule.forRoot()],
       providers: [
         { provide: EVENT_STORE, useValue: database.eventStore },
-        { provide: READ_DB, useValue: database.pool },
+        { provide: READ_DB, useValue: new NamedReads(database.pool) },
         { provide: STORED_FORM, useValue: database.storedForm },
         StreamWriter, CommandRunner, AcknowledgedWrites, ProviderLookups, ProviderCommandRunner,
         ...HANDLERS, ...extraHandlers,
