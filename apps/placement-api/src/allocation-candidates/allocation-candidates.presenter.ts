@@ -117,25 +117,22 @@ function summary(node: ProviderNode, shape: Shape, requested: ReadonlySet<string
   return `${text}}`;
 }
 
+/** A provider's summary bytes in one shape, for one state and root: what ProviderNode.presented holds. */
+interface PresentedSummary { readonly key: string; readonly state: ActiveProvider; readonly root: ProviderNode; readonly bytes: Buffer }
+
 /**
  * A summary changes only with its provider's state (a new object on every change) or root, so
- * the bytes of the shapes that list every class are kept per state and copied into later answers.
+ * the bytes of the shapes that list every class are kept per state, on the provider's node (one
+ * shape at a time: a cloud's scheduler asks at one microversion), and copied into later answers.
  */
-class SummaryCache {
-  private readonly byShape = new Map<string, WeakMap<ActiveProvider, { root: ProviderNode; bytes: Buffer }>>();
-
-  get(node: ProviderNode, shape: Shape, key: string): Buffer {
-    let cached = this.byShape.get(key);
-    if (!cached) this.byShape.set(key, (cached = new WeakMap()));
-    const hit = cached.get(node.state);
-    if (hit && hit.root === node.root) return hit.bytes;
-    const bytes = Buffer.from(`${str(node.uuid)}:${summary(node, shape, null)}`, 'latin1');
-    cached.set(node.state, { root: node.root, bytes });
-    return bytes;
-  }
+function summaryBytes(node: ProviderNode, shape: Shape, key: string): Buffer {
+  const hit = node.presented as PresentedSummary | null | undefined;
+  if (hit && hit.state === node.state && hit.root === node.root && hit.key === key) return hit.bytes;
+  const bytes = Buffer.from(`${str(node.uuid)}:${summary(node, shape, null)}`, 'latin1');
+  node.presented = { key, state: node.state, root: node.root, bytes } satisfies PresentedSummary;
+  return bytes;
 }
 
-const cache = new SummaryCache();
 const COMMA = 0x2c;
 
 /**
@@ -158,7 +155,7 @@ export function presentCandidates(result: CandidateResult, request: CandidateReq
   result.summaries.forEach((node, i) => {
     if (i > 0) out.byte(COMMA);
     if (requested) out.text(`${str(node.uuid)}:${summary(node, shape, requested)}`);
-    else out.bytes(cache.get(node, shape, key));
+    else out.bytes(summaryBytes(node, shape, key));
   });
   out.text('}}');
   return out.done();

@@ -32,6 +32,12 @@ export interface ProviderNode {
   aggregates: ReadonlySet<string>;
   /** Per class, what is left to allocate (from `state`). */
   rooms: ReadonlyMap<string, Room>;
+  /**
+   * The API's cache of this provider's summary as bytes (allocation-candidates.presenter.ts),
+   * kept on the node so that an answer naming thousands of providers finds each without a
+   * lookup. The index never reads it; the presenter checks it against `state` and `root`.
+   */
+  presented?: unknown;
 }
 
 const EMPTY: ReadonlySet<ProviderNode> = new Set();
@@ -141,7 +147,7 @@ export class ProviderIndex {
       if (state?.status !== 'active' || index.nodes.has(state.uuid)) throw new UnreadableSnapshot('a provider is not active or listed twice');
       const node: ProviderNode = {
         uuid: state.uuid, state, parent: null, root: null as unknown as ProviderNode, children: [],
-        traits: new Set(state.traits), aggregates: new Set(state.aggregates), rooms: roomsOf(state),
+        traits: new Set(state.traits), aggregates: new Set(state.aggregates), rooms: roomsOf(state), presented: null,
       };
       node.root = node;
       index.nodes.set(node.uuid, node);
@@ -205,7 +211,7 @@ export class ProviderIndex {
     this.trees = new Map();
     const node: ProviderNode = {
       uuid: state.uuid, state, parent: null, root: null as unknown as ProviderNode, children: [],
-      traits: new Set(state.traits), aggregates: new Set(state.aggregates), rooms: roomsOf(state),
+      traits: new Set(state.traits), aggregates: new Set(state.aggregates), rooms: roomsOf(state), presented: null,
     };
     node.root = node;
     this.nodes.set(node.uuid, node);
