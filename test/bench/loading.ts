@@ -1,5 +1,5 @@
 /**
- * npm run bench:loading [-- providers] (default 2000): issue 14's loading figure alone.
+ * npm run bench:loading [-- providers] [--profile] (default 2000): issue 14's loading figure alone.
  *
  * Loads flat providers as upstream's placeload does (flatProvider: create, inventories,
  * aggregates, traits) with 10 clients against the built server on a fresh database, and says
@@ -7,6 +7,7 @@
  * PostgreSQL backends (what the figure would be on cores of their own) and the round trips to it.
  * First, one provider alone gives the round trips of each of its four requests (background work
  * of the server, if any, included). PLACEMENT_WORKERS and the like pass through to the server.
+ * With --profile, the server's functions of most self time while loading follow the figures.
  */
 import { availableParallelism } from 'node:os';
 import { startBenchServer } from './bench-server.js';
@@ -14,14 +15,17 @@ import { cpuSampler, cpuSpent } from './claims-cpu.js';
 import { appendConflicts, databaseStatements } from './claims-snapshot.js';
 import { BenchClient, inParallel } from './http.js';
 import { flatProvider, flatProviderSteps } from './shapes.js';
+import { ServerProfile } from './server-profile.js';
 
 const LOADERS = 10;
 const REQUESTS_PER_PROVIDER = 4;
 const f = (n: number, digits = 1) => n.toFixed(digits);
 
 async function main(): Promise<void> {
-  const count = Number(process.argv[2] ?? 2000);
-  const server = await startBenchServer();
+  const args = process.argv.slice(2);
+  const count = Number(args.find((arg) => !arg.startsWith('--')) ?? 2000);
+  const profile = ServerProfile.ifAsked(args);
+  const server = await startBenchServer({}, profile?.nodeArgs);
   const client = new BenchClient(server.url);
   const cpu = await cpuSampler(server.databaseUrl, server.child.pid);
   try {
@@ -38,7 +42,8 @@ async function main(): Promise<void> {
     const conflictsBefore = await appendConflicts(client);
     const cpuBefore = await cpu.sample();
     const start = process.hrtime.bigint();
-    await inParallel(count, LOADERS, (i) => flatProvider(client, i + 11));
+    const load = () => inParallel(count, LOADERS, (i) => flatProvider(client, i + 11));
+    await (profile ? profile.window(`loading ${count} providers`, load) : load());
     const seconds = Number(process.hrtime.bigint() - start) / 1e9;
     const spent = cpuSpent(cpuBefore, await cpu.sample());
     const statements = (await databaseStatements(client))! - statementsBefore!;
@@ -54,6 +59,7 @@ async function main(): Promise<void> {
     await cpu.close();
     await server.stop();
   }
+  if (profile) process.stdout.write(profile.report());
 }
 
 main().catch((error) => {

@@ -1,5 +1,5 @@
 /**
- * npm run bench:versus [-- flat-1000 nested-1000 claims] [--quick] [--json FILE]
+ * npm run bench:versus [-- flat-1000 nested-1000 claims] [--quick] [--profile] [--json FILE]
  *
  * Our server and upstream Placement 8.0.0 side by side in one run on this machine, on the same
  * PostgreSQL, loaded through the API with the same shapes (shapes.ts), queried with a new connection
@@ -7,7 +7,8 @@
  * by ApacheBench without keep-alive), one contender after the other. Each
  * phase reports wall-clock figures and CPU per request of the server, of PostgreSQL (its own
  * database's backends) and of the rest of the host, since one wall-clock figure on a shared
- * machine proves little. Goals of issue 14 are printed as met or MISSED.
+ * machine proves little. Goals of issue 14 are printed as met or MISSED. With --profile, our
+ * server runs under V8's profiler and each phase's functions of most self time follow the figures.
  */
 import { writeFileSync } from 'node:fs';
 import { BenchClient } from './http.js';
@@ -18,6 +19,7 @@ import { cpuMeter } from './versus/process-cpu.js';
 import { latency, Latency } from './measure.js';
 import { abLine, countLine, goalLine, latencyLine, Phase } from './versus/report.js';
 import { versusClaims } from './versus/claims.js';
+import { ServerProfile } from './server-profile.js';
 
 interface Counts { single: number; concurrent: number }
 /** Upstream needs ~0.4 s (flat) to ~1.3 s (nested) per answer: it gets fewer requests than we do. */
@@ -27,28 +29,34 @@ const QUICK: Record<'ours' | 'upstream', Counts> = { ours: { single: 50, concurr
 const GOALS: Record<string, number> = { 'flat-1000': 40, 'nested-1000': 100 };
 const LATENCY_BUDGET_MS = 120_000;
 
+/** Our phases' windows in the profile, when asked for: one label each. */
+type Profiling = { window<T>(work: () => Promise<T>): Promise<T> } | null;
+const windowOf = (profile: ServerProfile | null, c: Contender, label: string): Profiling =>
+  (profile && c.name === 'ours' ? { window: (work) => profile.window(label, work) } : null);
+const within = <T>(profiling: Profiling, work: () => Promise<T>): Promise<T> => (profiling ? profiling.window(work) : work());
+
 interface QueryFigures { single: Phase<Latency>; concurrent: Phase<AbFigures> }
 type Measured = Record<string, Record<'ours' | 'upstream', QueryFigures>>;
 
-async function measure<F>(contender: Contender, run: () => Promise<F>): Promise<Phase<F>> {
+async function measure<F>(contender: Contender, run: () => Promise<F>, profile: Profiling = null): Promise<Phase<F>> {
   const meter = await cpuMeter(contender.pid, contender.databaseUrl);
   try {
-    const { result, cpu } = await meter.around(run);
+    const { result, cpu } = await meter.around(() => within(profile, run));
     return { figures: result, cpu };
   } finally {
     await meter.close();
   }
 }
 
-async function versusShape(shape: Shape, quick: boolean, goal: number): Promise<Measured> {
+async function versusShape(shape: Shape, quick: boolean, goal: number, profile: ServerProfile | null): Promise<Measured> {
   process.stdout.write(`\n== ${shape.name}: ${shape.description}\n`);
-  const contenders = [await startOurs(shape.serverEnv), await startUpstreamContender(shape.serverEnv)];
+  const contenders = [await startOurs(shape.serverEnv, profile?.nodeArgs), await startUpstreamContender(shape.serverEnv)];
   const measured: Measured = {};
   try {
     for (const c of contenders) {
       const client = new BenchClient(c.url, '1.39', false);
       const meter = await cpuMeter(c.pid, c.databaseUrl);
-      const { result: load, cpu } = await meter.around(() => shape.load(client));
+      const { result: load, cpu } = await meter.around(() => within(windowOf(profile, c, 'load (10 clients)'), () => shape.load(client)));
       await meter.close();
       client.close();
       process.stdout.write(countLine(c.name, 'load (10 clients)', load.providers, load.seconds, 'providers', cpu));
@@ -59,10 +67,10 @@ async function versusShape(shape: Shape, quick: boolean, goal: number): Promise<
       for (const c of contenders) {
         const counts = (quick ? QUICK : COUNTS)[c.name];
         const client = new BenchClient(c.url, '1.39', false);
-        const single = await measure(c, () => latency(client, query, counts.single, LATENCY_BUDGET_MS));
+        const single = await measure(c, () => latency(client, query, counts.single, LATENCY_BUDGET_MS), windowOf(profile, c, `${label}, 1 client`));
         client.close();
         process.stdout.write(latencyLine(c.name, `${label}, 1 client`, single));
-        const concurrent = await measure(c, () => ab(c.url + query, counts.concurrent, 10));
+        const concurrent = await measure(c, () => ab(c.url + query, counts.concurrent, 10), windowOf(profile, c, `${label}, 10 clients`));
         process.stdout.write(abLine(c.name, `${label}, 10 clients`, concurrent));
         byContender[c.name] = { single, concurrent };
       }
@@ -73,15 +81,17 @@ async function versusShape(shape: Shape, quick: boolean, goal: number): Promise<
         process.stdout.write(goalLine(`${label}: 10-client throughput`, ours.concurrent.figures.perSecond / upstream.concurrent.figures.perSecond, goal));
       }
     }
-    return measured;
   } finally {
     for (const c of contenders) await c.stop();
   }
+  if (profile) process.stdout.write(profile.report());
+  return measured;
 }
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const quick = argv.includes('--quick');
+  const profiled = argv.includes('--profile');
   const jsonAt = argv.indexOf('--json');
   const named = argv.filter((a, i) => !a.startsWith('--') && (jsonAt < 0 || i !== jsonAt + 1));
   const names = named.length > 0 ? named : ['flat-1000', 'nested-1000', 'claims'];
@@ -90,8 +100,10 @@ async function main(): Promise<void> {
   };
   const reports: Record<string, unknown> = {};
   for (const name of names) {
-    if (name === 'claims') reports.claims = await versusClaims(quick);
-    else if (shapes[name]) reports[name] = await versusShape(shapes[name](), quick, GOALS[name]);
+    // A profile per workload: each starts its own server.
+    const profile = profiled ? new ServerProfile() : null;
+    if (name === 'claims') reports.claims = await versusClaims(quick, profile);
+    else if (shapes[name]) reports[name] = await versusShape(shapes[name](), quick, GOALS[name], profile);
     else throw new Error(`unknown workload ${name}; known: ${[...Object.keys(shapes), 'claims'].join(', ')}`);
   }
   if (jsonAt >= 0) writeFileSync(argv[jsonAt + 1], JSON.stringify(reports, null, 2));

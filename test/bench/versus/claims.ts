@@ -6,6 +6,7 @@ import { flatShape } from '../shapes.js';
 import { Contender, startOurs, startUpstreamContender } from './contenders.js';
 import { cpuMeter } from './process-cpu.js';
 import { countLine, goalLine } from './report.js';
+import type { ServerProfile } from '../server-profile.js';
 
 const GOAL = 40;
 const CLAIMS: Record<'ours' | 'upstream', number> = { ours: 600, upstream: 60 };
@@ -13,14 +14,15 @@ const CLAIMS: Record<'ours' | 'upstream', number> = { ours: 600, upstream: 60 };
 interface ClaimsFigures { claims: number; seconds: number; perSecond: number; problems: string[] }
 
 /** 10 clients claiming as upstream's perfload job does (GET limit=5, PUT the first), each on a new connection per request. */
-async function claimOn(contender: Contender, quick: boolean): Promise<ClaimsFigures> {
+async function claimOn(contender: Contender, quick: boolean, profile: ServerProfile | null): Promise<ClaimsFigures> {
   const shape = flatShape(quick ? 100 : 1000, 0);
   const client = new BenchClient(contender.url, '1.39', false);
   try {
     await shape.load(client);
     const statementsBefore = await databaseStatements(client);
     const meter = await cpuMeter(contender.pid, contender.databaseUrl);
-    const { result, cpu } = await meter.around(() => claimRound(client, { query: shape.query }, quick ? CLAIMS[contender.name] / 5 : CLAIMS[contender.name], 10));
+    const round = () => claimRound(client, { query: shape.query }, quick ? CLAIMS[contender.name] / 5 : CLAIMS[contender.name], 10);
+    const { result, cpu } = await meter.around(profile && contender.name === 'ours' ? () => profile.window('claims (10 clients)', round) : round);
     await meter.close();
     const claims = result.acknowledged.length;
     const statementsAfter = await databaseStatements(client);
@@ -40,17 +42,18 @@ async function claimOn(contender: Contender, quick: boolean): Promise<ClaimsFigu
   }
 }
 
-export async function versusClaims(quick: boolean): Promise<Record<string, ClaimsFigures>> {
+export async function versusClaims(quick: boolean, profile: ServerProfile | null = null): Promise<Record<string, ClaimsFigures>> {
   process.stdout.write(`\n== claims: 10 clients on flat-${quick ? 100 : 1000} after the job's 99, randomized candidates as upstream's perfload server\n`);
   const env = { PLACEMENT_RANDOMIZE_ALLOCATION_CANDIDATES: 'true' };
   const figures: Record<string, ClaimsFigures> = {};
-  for (const start of [startOurs, startUpstreamContender]) {
-    const contender = await start(env);
+  for (const start of [() => startOurs(env, profile?.nodeArgs), () => startUpstreamContender(env)]) {
+    const contender = await start();
     try {
-      figures[contender.name] = await claimOn(contender, quick);
+      figures[contender.name] = await claimOn(contender, quick, profile);
     } finally {
       await contender.stop();
     }
+    if (profile && contender.name === 'ours') process.stdout.write(profile.report());
   }
   process.stdout.write(goalLine('claims per second', figures.ours.perSecond / figures.upstream.perSecond, GOAL));
   return figures;

@@ -11,8 +11,8 @@ export interface Contender {
   stop(): Promise<void>;
 }
 
-export async function startOurs(env: Record<string, string> = {}): Promise<Contender> {
-  const server = await startBenchServer(env);
+export async function startOurs(env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<Contender> {
+  const server = await startBenchServer(env, nodeArgs);
   return { name: 'ours', url: server.url, pid: server.child.pid!, databaseUrl: server.databaseUrl, stop: () => server.stop() };
 }
 
