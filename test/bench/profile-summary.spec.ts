@@ -33,10 +33,10 @@ describe('summarizeWindow', () => {
     expect(summarizeWindow(PROFILE, 9000, 9000, 5).functions).toEqual([{ name: 'query@pg:667', ms: 1, share: 1 }]);
   });
 
-  it('prints shares of busy time and says what a socket write\'s time includes', () => {
+  it('prints shares of busy time and says what a write\'s time includes', () => {
     const text = profileLines('claims', summarizeWindow(PROFILE, 2000, 8000, 10));
     expect(text).toContain('profile, claims: 5 ms busy of 7 ms sampled');
     expect(text).toContain(' 60.0%      3 ms  searchCandidates@');
-    expect(text).toMatch(/writev \(native\) {2}\(a socket write; includes time preempted by the peer it woke\)/);
+    expect(text).toMatch(/writev \(native\) {2}\(a write; includes time preempted by whom it woke\)/);
   });
 });

@@ -59,9 +59,10 @@ function frameName(frame: CpuProfile['nodes'][number]['callFrame']): string {
 }
 
 /**
- * Socket writes of the kernel, as a profile sees them: a write that wakes the peer (PostgreSQL's
- * backend, the client) on a busy small machine often hands it the core at once, and the sampler
- * counts the time the process then waits preempted as the write's own.
+ * Writes to sockets and files, as a profile sees them: a write that wakes a peer (PostgreSQL's
+ * backend, the client, libuv's pool thread behind a file write) on a busy small machine often
+ * hands it the core at once, and the sampler counts the time the process then waits preempted
+ * as the write's own.
  */
 const WAKING_WRITES = new Set(['writeBuffer (native)', 'writev (native)', 'writeString (native)', 'writeLatin1String (native)', 'writeUtf8String (native)']);
 
@@ -70,7 +71,7 @@ export function profileLines(label: string, summary: WindowSummary): string {
   const busy = summary.sampledMs - summary.idleMs;
   const lines = [`  profile, ${label}: ${busy.toFixed(0)} ms busy of ${summary.sampledMs.toFixed(0)} ms sampled; most self time:`];
   for (const fn of summary.functions) {
-    const note = WAKING_WRITES.has(fn.name) ? '  (a socket write; includes time preempted by the peer it woke)' : '';
+    const note = WAKING_WRITES.has(fn.name) ? '  (a write; includes time preempted by whom it woke)' : '';
     lines.push(`    ${(fn.share * 100).toFixed(1).padStart(5)}% ${fn.ms.toFixed(0).padStart(6)} ms  ${fn.name}${note}`);
   }
   return `${lines.join('\n')}\n`;

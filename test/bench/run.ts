@@ -6,12 +6,15 @@ import { indexFromLog } from './log-index.js';
 import { latency, Latency, throughput, Throughput } from './measure.js';
 import { LoadFigures, SHAPES, Shape } from './shapes.js';
 import { CLAIMS_WORKLOAD, ClaimsReport, runClaims } from './claims.js';
+import { ServerProfile } from './server-profile.js';
 
 /**
- * npm run bench [-- shape ...] [--quick] [--json FILE]
+ * npm run bench [-- shape ...] [--quick] [--profile] [--json FILE]
  * The workload `claims` (claims.ts, also npm run bench:claims) is selected the same way.
  * Reproduces upstream's perfload jobs (../shared/reference/perfload-shapes.md) against the built
  * server on a fresh database per shape. --quick runs flat-1000 and wide-8 with fewer requests.
+ * --profile: each shape's server runs under V8's profiler, and its phases' functions of most self
+ * time follow its figures (server-profile.ts).
  */
 interface ShapeReport {
   readonly shape: string;
@@ -35,8 +38,10 @@ function parseArgs(argv: string[]) {
 
 const f = (n: number, digits = 1) => n.toFixed(digits);
 
-async function runShape(shape: Shape, quick: boolean): Promise<ShapeReport> {
-  const server = await startBenchServer(shape.serverEnv);
+async function runShape(shape: Shape, quick: boolean, profiled: boolean): Promise<ShapeReport> {
+  const profile = profiled ? new ServerProfile() : null;
+  const within = <T>(label: string, work: () => Promise<T>) => (profile ? profile.window(label, work) : work());
+  const server = await startBenchServer(shape.serverEnv, profile?.nodeArgs);
   const client = new BenchClient(server.url);
   try {
     process.stdout.write(`\n== ${shape.name}: ${shape.description}\n`);
@@ -47,10 +52,12 @@ async function runShape(shape: Shape, quick: boolean): Promise<ShapeReport> {
     const { index, names } = await indexFromLog(server.databaseUrl);
     const phases = [];
     for (const query of [shape.query, `${shape.query}&limit=50`]) {
-      const single = await latency(client, query, quick ? Math.min(50, shape.singleRequests) : shape.singleRequests, LATENCY_BUDGET_MS);
-      const concurrent = await throughput(client, query, quick ? Math.min(100, shape.concurrentRequests) : shape.concurrentRequests, 10, server.child.pid);
-      const inProcess = breakdown(index, names, query, quick ? 10 : 30);
       const label = query.endsWith('&limit=50') ? 'limit=50' : 'no limit';
+      const single = await within(`${label}, 1 client`,
+        () => latency(client, query, quick ? Math.min(50, shape.singleRequests) : shape.singleRequests, LATENCY_BUDGET_MS));
+      const concurrent = await within(`${label}, 10 clients`,
+        () => throughput(client, query, quick ? Math.min(100, shape.concurrentRequests) : shape.concurrentRequests, 10, server.child.pid));
+      const inProcess = breakdown(index, names, query, quick ? 10 : 30);
       process.stdout.write(`${label.padEnd(9)} ${single.candidates} candidates, ${f(single.bytes / 1024)} KB | single client (${single.requests}): `
         + `p50 ${f(single.p50, 2)} ms, p95 ${f(single.p95, 2)} ms, p99 ${f(single.p99, 2)} ms | 10 clients (${concurrent.requests}): `
         + `${f(concurrent.perSecond)} req/s, server CPU ${concurrent.serverCpuMs === null ? '?' : f(concurrent.serverCpuMs, 2)} ms/req | in process: search ${f(inProcess.searchMs, 2)} ms, JSON ${f(inProcess.serializeMs, 2)} ms\n`);
@@ -60,13 +67,15 @@ async function runShape(shape: Shape, quick: boolean): Promise<ShapeReport> {
   } finally {
     client.close();
     await server.stop();
+    if (profile) process.stdout.write(profile.report());
   }
 }
 
 async function main(): Promise<void> {
   const { names, quick, json } = parseArgs(process.argv.slice(2));
+  const profiled = process.argv.includes('--profile');
   const reports: (ShapeReport | ClaimsReport)[] = [];
-  for (const name of names) reports.push(name === CLAIMS_WORKLOAD ? await runClaims(quick) : await runShape(SHAPES[name](), quick));
+  for (const name of names) reports.push(name === CLAIMS_WORKLOAD ? await runClaims(quick) : await runShape(SHAPES[name](), quick, profiled));
   if (json) writeFileSync(json, JSON.stringify(reports, null, 2));
 }
 
