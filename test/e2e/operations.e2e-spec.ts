@@ -295,6 +295,21 @@ describe('operations: the built server process', () => {
     method: 'POST', headers: { 'x-auth-token': 'admin', 'content-type': 'application/json' }, body: JSON.stringify({ name }),
   });
 
+  it('writes a lone request\'s log line to stdout within a second, though it fills no batch of lines', async () => {
+    const server = await startServerProcess({ DATABASE_URL: db.url });
+    try {
+      const reply = await fetch(`${server.url}/resource_providers?name=lone-line`, { headers: { 'x-auth-token': 'admin' } });
+      expect(reply.status).toBe(200);
+      const answered = Date.now();
+      const line = () => server.output().split('\n').find((text) => text.includes('"url":"/resource_providers?name=lone-line"'));
+      await until(async () => line() !== undefined, 'the request\'s log line');
+      expect(Date.now() - answered).toBeLessThan(1000);
+      expect(JSON.parse(line()!)).toMatchObject({ level: 'info', msg: 'request', method: 'GET', route: '/resource_providers', status: 200 });
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
+
   it('on SIGTERM refuses new connections, finishes the in-flight request, then exits 0', async () => {
     const server = await startServerProcess({ DATABASE_URL: db.url, PLACEMENT_SHUTDOWN_GRACE_SECONDS: '20' });
     const lock = await lockTheLog();
