@@ -43,7 +43,7 @@ async function main(): Promise<void> {
     const cpuBefore = await cpu.sample();
     const start = process.hrtime.bigint();
     const load = () => inParallel(count, LOADERS, (i) => flatProvider(client, i + 11));
-    await (profile ? profile.window(`loading ${count} providers`, load) : load());
+    await ServerProfile.within(profile, `loading ${count} providers`, load);
     const seconds = Number(process.hrtime.bigint() - start) / 1e9;
     const spent = cpuSpent(cpuBefore, await cpu.sample());
     const statements = (await databaseStatements(client))! - statementsBefore!;

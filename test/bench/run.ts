@@ -38,9 +38,9 @@ function parseArgs(argv: string[]) {
 
 const f = (n: number, digits = 1) => n.toFixed(digits);
 
-async function runShape(shape: Shape, quick: boolean, profiled: boolean): Promise<ShapeReport> {
-  const profile = profiled ? new ServerProfile() : null;
-  const within = <T>(label: string, work: () => Promise<T>) => (profile ? profile.window(label, work) : work());
+async function runShape(shape: Shape, quick: boolean, argv: readonly string[]): Promise<ShapeReport> {
+  const profile = ServerProfile.ifAsked(argv);
+  const within = <T>(label: string, work: () => Promise<T>) => ServerProfile.within(profile, label, work);
   const server = await startBenchServer(shape.serverEnv, profile?.nodeArgs);
   const client = new BenchClient(server.url);
   try {
@@ -73,9 +73,8 @@ async function runShape(shape: Shape, quick: boolean, profiled: boolean): Promis
 
 async function main(): Promise<void> {
   const { names, quick, json } = parseArgs(process.argv.slice(2));
-  const profiled = process.argv.includes('--profile');
   const reports: (ShapeReport | ClaimsReport)[] = [];
-  for (const name of names) reports.push(name === CLAIMS_WORKLOAD ? await runClaims(quick) : await runShape(SHAPES[name](), quick, profiled));
+  for (const name of names) reports.push(name === CLAIMS_WORKLOAD ? await runClaims(quick) : await runShape(SHAPES[name](), quick, process.argv));
   if (json) writeFileSync(json, JSON.stringify(reports, null, 2));
 }
 

@@ -21,6 +21,11 @@ export class ServerProfile {
     return argv.includes('--profile') ? new ServerProfile() : null;
   }
 
+  /** `work`, as the window `label` of the profile when there is one; else just `work`. */
+  static within<T>(profile: ServerProfile | null, label: string, work: () => Promise<T>): Promise<T> {
+    return profile ? profile.window(label, work) : work();
+  }
+
   async window<T>(label: string, work: () => Promise<T>): Promise<T> {
     const fromUs = nowUs();
     try {

@@ -29,19 +29,17 @@ const QUICK: Record<'ours' | 'upstream', Counts> = { ours: { single: 50, concurr
 const GOALS: Record<string, number> = { 'flat-1000': 40, 'nested-1000': 100 };
 const LATENCY_BUDGET_MS = 120_000;
 
-/** Our phases' windows in the profile, when asked for: one label each. */
-type Profiling = { window<T>(work: () => Promise<T>): Promise<T> } | null;
-const windowOf = (profile: ServerProfile | null, c: Contender, label: string): Profiling =>
-  (profile && c.name === 'ours' ? { window: (work) => profile.window(label, work) } : null);
-const within = <T>(profiling: Profiling, work: () => Promise<T>): Promise<T> => (profiling ? profiling.window(work) : work());
-
 interface QueryFigures { single: Phase<Latency>; concurrent: Phase<AbFigures> }
 type Measured = Record<string, Record<'ours' | 'upstream', QueryFigures>>;
 
-async function measure<F>(contender: Contender, run: () => Promise<F>, profile: Profiling = null): Promise<Phase<F>> {
+/** The profile of `contender`'s run, if any: only our server is profiled. */
+const profileOf = (contender: Contender, profile: ServerProfile | null) => (contender.name === 'ours' ? profile : null);
+
+/** `run`'s figures and CPU; with a profile, also a window of it named `label`. */
+async function measure<F>(contender: Contender, label: string, run: () => Promise<F>, profile: ServerProfile | null): Promise<Phase<F>> {
   const meter = await cpuMeter(contender.pid, contender.databaseUrl);
   try {
-    const { result, cpu } = await meter.around(() => within(profile, run));
+    const { result, cpu } = await meter.around(() => ServerProfile.within(profileOf(contender, profile), label, run));
     return { figures: result, cpu };
   } finally {
     await meter.close();
@@ -55,9 +53,7 @@ async function versusShape(shape: Shape, quick: boolean, goal: number, profile: 
   try {
     for (const c of contenders) {
       const client = new BenchClient(c.url, '1.39', false);
-      const meter = await cpuMeter(c.pid, c.databaseUrl);
-      const { result: load, cpu } = await meter.around(() => within(windowOf(profile, c, 'load (10 clients)'), () => shape.load(client)));
-      await meter.close();
+      const { figures: load, cpu } = await measure(c, 'load (10 clients)', () => shape.load(client), profile);
       client.close();
       process.stdout.write(countLine(c.name, 'load (10 clients)', load.providers, load.seconds, 'providers', cpu));
     }
@@ -67,10 +63,10 @@ async function versusShape(shape: Shape, quick: boolean, goal: number, profile: 
       for (const c of contenders) {
         const counts = (quick ? QUICK : COUNTS)[c.name];
         const client = new BenchClient(c.url, '1.39', false);
-        const single = await measure(c, () => latency(client, query, counts.single, LATENCY_BUDGET_MS), windowOf(profile, c, `${label}, 1 client`));
+        const single = await measure(c, `${label}, 1 client`, () => latency(client, query, counts.single, LATENCY_BUDGET_MS), profile);
         client.close();
         process.stdout.write(latencyLine(c.name, `${label}, 1 client`, single));
-        const concurrent = await measure(c, () => ab(c.url + query, counts.concurrent, 10), windowOf(profile, c, `${label}, 10 clients`));
+        const concurrent = await measure(c, `${label}, 10 clients`, () => ab(c.url + query, counts.concurrent, 10), profile);
         process.stdout.write(abLine(c.name, `${label}, 10 clients`, concurrent));
         byContender[c.name] = { single, concurrent };
       }
@@ -91,7 +87,6 @@ async function versusShape(shape: Shape, quick: boolean, goal: number, profile: 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const quick = argv.includes('--quick');
-  const profiled = argv.includes('--profile');
   const jsonAt = argv.indexOf('--json');
   const named = argv.filter((a, i) => !a.startsWith('--') && (jsonAt < 0 || i !== jsonAt + 1));
   const names = named.length > 0 ? named : ['flat-1000', 'nested-1000', 'claims'];
@@ -101,7 +96,7 @@ async function main(): Promise<void> {
   const reports: Record<string, unknown> = {};
   for (const name of names) {
     // A profile per workload: each starts its own server.
-    const profile = profiled ? new ServerProfile() : null;
+    const profile = ServerProfile.ifAsked(argv);
     if (name === 'claims') reports.claims = await versusClaims(quick, profile);
     else if (shapes[name]) reports[name] = await versusShape(shapes[name](), quick, GOALS[name], profile);
     else throw new Error(`unknown workload ${name}; known: ${[...Object.keys(shapes), 'claims'].join(', ')}`);

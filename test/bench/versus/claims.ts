@@ -6,7 +6,7 @@ import { flatShape } from '../shapes.js';
 import { Contender, startOurs, startUpstreamContender } from './contenders.js';
 import { cpuMeter } from './process-cpu.js';
 import { countLine, goalLine } from './report.js';
-import type { ServerProfile } from '../server-profile.js';
+import { ServerProfile } from '../server-profile.js';
 
 const GOAL = 40;
 const CLAIMS: Record<'ours' | 'upstream', number> = { ours: 600, upstream: 60 };
@@ -22,7 +22,7 @@ async function claimOn(contender: Contender, quick: boolean, profile: ServerProf
     const statementsBefore = await databaseStatements(client);
     const meter = await cpuMeter(contender.pid, contender.databaseUrl);
     const round = () => claimRound(client, { query: shape.query }, quick ? CLAIMS[contender.name] / 5 : CLAIMS[contender.name], 10);
-    const { result, cpu } = await meter.around(profile && contender.name === 'ours' ? () => profile.window('claims (10 clients)', round) : round);
+    const { result, cpu } = await meter.around(() => ServerProfile.within(contender.name === 'ours' ? profile : null, 'claims (10 clients)', round));
     await meter.close();
     const claims = result.acknowledged.length;
     const statementsAfter = await databaseStatements(client);
