@@ -1,4 +1,5 @@
 import { Agent, request } from 'node:http';
+import { oneShot } from './one-shot-http.js';
 
 export interface HttpReply {
   readonly status: number;
@@ -7,34 +8,34 @@ export interface HttpReply {
 
 /**
  * A client for one server, speaking as the admin token at one microversion. Keep-alive unless
- * told otherwise: upstream's gate opens a new connection per request, as `keepAlive: false` does.
+ * told otherwise: upstream's gate opens a new connection per request, as `keepAlive: false` does,
+ * each then made as ApacheBench makes it (one-shot-http.ts).
  */
 export class BenchClient {
   private readonly agent: Agent;
 
-  constructor(private readonly baseUrl: string, private readonly version = '1.39', keepAlive = true) {
+  constructor(private readonly baseUrl: string, private readonly version = '1.39', private readonly keepAlive = true) {
     this.agent = new Agent({ keepAlive, maxSockets: 64 });
   }
 
   call(method: string, path: string, body?: unknown, version = this.version): Promise<HttpReply> {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const url = new URL(path, this.baseUrl);
+    const headers: Record<string, string> = {
+      'x-auth-token': 'admin', accept: 'application/json', 'openstack-api-version': `placement ${version}`,
+      ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
+    };
+    if (!this.keepAlive) return oneShot(url, method, url.pathname + url.search, headers, payload);
     return new Promise((resolve, reject) => {
-      const req = request(url, {
-        method, agent: this.agent,
-        headers: {
-          'x-auth-token': 'admin', accept: 'application/json', 'openstack-api-version': `placement ${version}`,
-          ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
-        },
-      }, (res) => {
+      const req = request(url, { method, agent: this.agent, headers }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
         res.on('error', reject);
       });
       req.on('error', reject);
-      if (payload !== undefined) req.write(payload);
-      req.end();
+      // Node adds content-length for a body written with end().
+      req.end(payload);
     });
   }
 

@@ -1,0 +1,132 @@
+import { connect } from 'node:net';
+
+export interface OneShotReply {
+  readonly status: number;
+  readonly body: string;
+}
+
+const HEADERS_END = Buffer.from('\r\n\r\n');
+const LAST_CHUNK = Buffer.from('0\r\n\r\n');
+/** Upstream's slowest answers in the benches take a few seconds (nested-1000 unlimited under load). */
+const IDLE_MS = 60_000;
+
+/** A chunked body (RFC 9112 7.1) decoded, or null while it is not whole; trailers are not expected. */
+function unchunk(raw: Buffer): Buffer | null {
+  const parts: Buffer[] = [];
+  let at = 0;
+  for (;;) {
+    const lineEnd = raw.indexOf('\r\n', at);
+    if (lineEnd < 0) return null;
+    const size = parseInt(raw.toString('latin1', at, lineEnd).split(';')[0], 16);
+    if (!Number.isFinite(size)) throw new Error('a chunked body has a malformed chunk size');
+    if (size === 0) return Buffer.concat(parts);
+    if (lineEnd + 2 + size + 2 > raw.length) return null;
+    parts.push(raw.subarray(lineEnd + 2, lineEnd + 2 + size));
+    at = lineEnd + 2 + size + 2;
+  }
+}
+
+interface Head {
+  readonly status: number;
+  /** Where the body begins in the response's bytes. */
+  readonly bodyAt: number;
+  readonly length: number | null;
+  readonly chunked: boolean;
+}
+
+function parseHead(raw: Buffer): Head | null {
+  const headEnd = raw.indexOf(HEADERS_END);
+  if (headEnd < 0) return null;
+  const lines = raw.toString('latin1', 0, headEnd).split('\r\n');
+  const status = Number(lines[0].split(' ')[1]);
+  let length: number | null = status === 204 || status === 304 ? 0 : null;
+  let chunked = false;
+  for (const line of lines.slice(1)) {
+    const colon = line.indexOf(':');
+    const name = line.slice(0, colon).trim().toLowerCase();
+    const value = line.slice(colon + 1).trim();
+    if (name === 'content-length') length = Number(value);
+    else if (name === 'transfer-encoding' && value.toLowerCase().includes('chunked')) chunked = true;
+  }
+  return { status, bodyAt: headEnd + HEADERS_END.length, length, chunked };
+}
+
+/**
+ * The response in `raw` if it is whole: its length is known (content-length, or a chunked body's
+ * last chunk) and reached, or the server closed the connection (`closed`), which ends a body of
+ * no stated length and makes anything shorter than stated an error.
+ */
+export function completeResponse(raw: Buffer, closed: boolean): OneShotReply | null {
+  const head = parseHead(raw);
+  if (!head) {
+    if (closed) throw new Error(`the connection closed before the response's headers ended (${raw.length} bytes)`);
+    return null;
+  }
+  const rest = raw.subarray(head.bodyAt);
+  let body: Buffer | null;
+  if (head.chunked) body = unchunk(rest);
+  else if (head.length !== null) body = rest.length >= head.length ? rest.subarray(0, head.length) : null;
+  else body = closed ? rest : null;
+  if (body === null && closed) {
+    throw new Error(head.chunked ? 'the connection closed inside a chunked body' : `the response's body ended at ${rest.length} of ${head.length} bytes`);
+  }
+  return body === null ? null : { status: head.status, body: body.toString('utf8') };
+}
+
+/**
+ * One request on a connection of its own, as ApacheBench without keep-alive makes them
+ * (upstream's gate): the request written whole at once, the answer read until its stated length,
+ * and the connection closed by us (uWSGI would hold it open for seconds). Node's http client,
+ * with its request and response objects and streams, costs the load generator about as much CPU
+ * as a small answer costs our server, and on a 2-core machine that CPU is taken from the servers
+ * measured; this one costs a fraction of it.
+ */
+export function oneShot(url: URL, method: string, path: string, headers: Record<string, string>, payload?: string): Promise<OneShotReply> {
+  let text = `${method} ${path} HTTP/1.1\r\nhost: ${url.host}\r\nconnection: close\r\n`;
+  for (const [name, value] of Object.entries(headers)) text += `${name}: ${value}\r\n`;
+  if (payload !== undefined) text += `content-length: ${Buffer.byteLength(payload)}\r\n`;
+  text += `\r\n${payload ?? ''}`;
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let received = 0;
+    let head: Head | null = null;
+    let tail = Buffer.alloc(0);
+    const socket = connect({ host: url.hostname, port: Number(url.port || 80), noDelay: true });
+    const settle = (closed: boolean) => {
+      try {
+        const raw = Buffer.concat(chunks, received);
+        const reply = completeResponse(raw, closed);
+        if (!reply) return;
+        socket.destroy();
+        resolve(reply);
+      } catch (error) {
+        socket.destroy();
+        reject(error);
+      }
+    };
+    socket.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      received += chunk.length;
+      // Joining the bytes is left until they may be whole: a large answer comes in dozens of reads.
+      if (!head) {
+        head = parseHead(Buffer.concat(chunks, received));
+        if (!head) return;
+      }
+      if (head.chunked) {
+        tail = Buffer.concat([tail, chunk]).subarray(-LAST_CHUNK.length);
+        if (tail.equals(LAST_CHUNK)) settle(false);
+      } else if (head.length !== null && received - head.bodyAt >= head.length) {
+        settle(false);
+      }
+    });
+    socket.on('error', reject);
+    socket.on('end', () => settle(true));
+    // A server that stops answering fails the bench with what it sent, rather than hanging it.
+    socket.setTimeout(IDLE_MS, () => {
+      socket.destroy();
+      const sent = Buffer.concat(chunks, received).toString('latin1', 0, 300);
+      reject(new Error(`${method} ${path}: nothing for ${IDLE_MS / 1000} s after ${received} bytes of the answer${received > 0 ? `: ${sent}` : ''}`));
+    });
+    socket.write(text);
+  });
+}
