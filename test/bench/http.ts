@@ -8,13 +8,15 @@ export interface HttpReply {
 
 /**
  * A client for one server, speaking as the admin token at one microversion. Keep-alive unless
- * told otherwise: upstream's gate opens a new connection per request, as `keepAlive: false` does,
- * each then made as ApacheBench makes it (one-shot-http.ts).
+ * told otherwise: upstream's gate opens a new connection per request, as `keepAlive: false` does.
+ * `lean` makes each such request as ApacheBench does (one-shot-http.ts), for the phases whose
+ * CPU is measured; loading keeps Node's client, with which upstream's uWSGI was never seen to
+ * stall (twice in five runs with the lean one, every thread of a worker asleep, cause unknown).
  */
 export class BenchClient {
   private readonly agent: Agent;
 
-  constructor(private readonly baseUrl: string, private readonly version = '1.39', private readonly keepAlive = true) {
+  constructor(private readonly baseUrl: string, private readonly version = '1.39', private readonly keepAlive = true, private readonly lean = false) {
     this.agent = new Agent({ keepAlive, maxSockets: 64 });
   }
 
@@ -25,7 +27,7 @@ export class BenchClient {
       'x-auth-token': 'admin', accept: 'application/json', 'openstack-api-version': `placement ${version}`,
       ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
     };
-    if (!this.keepAlive) return oneShot(url, method, url.pathname + url.search, headers, payload);
+    if (!this.keepAlive && this.lean) return oneShot(url, method, url.pathname + url.search, headers, payload);
     return new Promise((resolve, reject) => {
       const req = request(url, { method, agent: this.agent, headers }, (res) => {
         const chunks: Buffer[] = [];

@@ -62,7 +62,7 @@ async function versusShape(shape: Shape, quick: boolean, goal: number, profile: 
       const byContender = {} as Measured[string];
       for (const c of contenders) {
         const counts = (quick ? QUICK : COUNTS)[c.name];
-        const client = new BenchClient(c.url, '1.39', false);
+        const client = new BenchClient(c.url, '1.39', false, true);
         const single = await measure(c, `${label}, 1 client`, () => latency(client, query, counts.single, LATENCY_BUDGET_MS), profile);
         client.close();
         process.stdout.write(latencyLine(c.name, `${label}, 1 client`, single));

@@ -27,9 +27,10 @@ interface ClaimsFigures { claims: number; seconds: number; perSecond: number; pr
  */
 async function claimOn(contender: Contender, quick: boolean, profile: ServerProfile | null): Promise<ClaimsFigures> {
   const shape = flatShape(quick ? 100 : 1000, 0);
-  const client = new BenchClient(contender.url, '1.39', false);
+  const loader = new BenchClient(contender.url, '1.39', false);
+  const client = new BenchClient(contender.url, '1.39', false, true);
   try {
-    await shape.load(client);
+    await shape.load(loader);
     const warmUp = await claimRound(client, { query: shape.query }, quick ? WARM_UP[contender.name] / 5 : WARM_UP[contender.name], 10);
     const statementsBefore = await databaseStatements(client);
     const meter = await cpuMeter(contender.pid, contender.databaseUrl);
@@ -51,6 +52,7 @@ async function claimOn(contender: Contender, quick: boolean, profile: ServerProf
     process.stdout.write(`  ${contender.name.padEnd(8)} consistency: ${problems.length === 0 ? 'sound (no over-commit, every claim read back)' : `VIOLATED: ${problems.slice(0, 5).join('; ')}`}\n`);
     return { claims, seconds: result.seconds, perSecond: claims / result.seconds, problems };
   } finally {
+    loader.close();
     client.close();
   }
 }
