@@ -37,7 +37,13 @@ const HORIZON = `horizon AS (
     pg_snapshot_xmax(s)) AS below
   FROM pg_current_snapshot() AS s)`;
 
-const ES_APPEND = 'SELECT * FROM es_append($1::text[], $2::bigint[], $3::int[], $4::text[], $5::jsonb[], $6::jsonb[])';
+/**
+ * Only what the store assigns comes back: the data and metadata are the appender's own, and
+ * sending them back as text to be parsed again cost PostgreSQL and the server more than the
+ * rest of the answer (the inline projections read them from the request instead).
+ */
+const ES_APPEND = `SELECT transaction_id, position, stream_id, revision, recorded_at
+  FROM es_append($1::text[], $2::bigint[], $3::int[], $4::text[], $5::jsonb[], $6::jsonb[])`;
 
 export interface PostgresEventStoreOptions {
   readonly pollIntervalMs?: number;
@@ -121,7 +127,15 @@ export class PostgresEventStore implements EventStore {
     const [, , types, data, meta] = eventColumns(requests, Object.fromEntries(requests.map((r) => [r.stream, r.events.length - 1])));
     const { rows } = await tx.query(ES_APPEND, [requests.map((r) => r.stream),
       requests.map((r) => (r.expectedRevision === 'any' ? ANY_REVISION : r.expectedRevision)), requests.map((r) => r.events.length), types, data, meta]);
-    return rows.map(toRecordedEvent);
+    // Rows come in the order of the events sent (positions are given in insertion order): the
+    // requests' events flattened. Each is checked against its row, so a mismatch cannot pass unseen.
+    const sent = requests.flatMap((request) => request.events.map((event) => ({ stream: request.stream, event })));
+    if (sent.length !== rows.length) throw new Error(`es_append recorded ${rows.length} events of ${sent.length}`);
+    return rows.map((row, i) => {
+      const { stream, event } = sent[i];
+      if (row.stream_id !== stream) throw new Error(`es_append recorded ${row.stream_id} where ${stream} was sent`);
+      return toRecordedEvent({ ...row, type: event.type, data: event.data, metadata: event.metadata });
+    });
   }
 
   /** Moves the stream's head, checking the expected revision in the same statement. */
