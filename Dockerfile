@@ -16,9 +16,10 @@ WORKDIR /app
 # Listen on every interface inside the container; the port is helm's 8778 unless PORT or
 # `--port` says otherwise (kolla's 8780: `placement-api --port 8780`).
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=8778
-# A small young generation and one collection after the candidate index loads: see
+# A young generation that fits concurrent answers and stays so when idle, one collection after the
+# candidate index loads: see
 # apps/placement-api/src/heap-flags.ts (PLACEMENT_WORKERS' workers get them anyway).
-ENV NODE_OPTIONS="--max-semi-space-size=4 --expose-gc"
+ENV NODE_OPTIONS="--min-semi-space-size=16 --max-semi-space-size=16 --expose-gc"
 COPY --from=build /app/node_modules node_modules
 COPY --from=build /app/dist dist
 COPY package.json ./

@@ -2,6 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { createTestDatabase, TestDatabase } from '../support/database.js';
 import { waitUntilServing } from '../support/server-process.js';
+import { SERVING_HEAP_FLAGS } from '#placement-api/heap-flags.js';
 
 /** The built server, relative to this file once compiled (dist/test/bench). */
 const SERVER_ENTRY = resolve(__dirname, '../../apps/placement-api/src/main.js');
@@ -22,7 +23,8 @@ export async function startBenchServer(
 ): Promise<BenchServer> {
   const database: Pick<TestDatabase, 'url' | 'drop'> = existing ? { url: existing, drop: async () => undefined } : await createTestDatabase('pl_bench');
   const port = 25000 + Math.floor(Math.random() * 5000);
-  const child = spawn(process.execPath, [...nodeArgs, SERVER_ENTRY], {
+  // The flags npm start, the image and the workers run with: the benches measure what ships.
+  const child = spawn(process.execPath, [...SERVING_HEAP_FLAGS, ...nodeArgs, SERVER_ENTRY], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: database.url, PLACEMENT_AUTH_STRATEGY: 'noauth2', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

@@ -21,19 +21,20 @@ describe('API workers and their V8 heap flags', () => {
   afterEach(async () => { await server?.stop(); server = undefined; });
   afterAll(async () => database.drop());
 
-  it('forks every worker with a small young generation and --expose-gc', async () => {
+  it('forks every worker with its fixed young generation and --expose-gc', async () => {
     server = await startServerProcess({ DATABASE_URL: database.url, PLACEMENT_AUTH_STRATEGY: 'noauth2', PLACEMENT_WORKERS: '2' });
     const workers = workersOf(server.child.pid!);
     expect(workers).toHaveLength(2);
-    for (const pid of workers) expect(commandLine(pid)).toEqual(expect.arrayContaining(['--max-semi-space-size=4', '--expose-gc']));
+    for (const pid of workers) expect(commandLine(pid)).toEqual(expect.arrayContaining(['--min-semi-space-size=16', '--max-semi-space-size=16', '--expose-gc']));
   });
 
   it("keeps the operator's own size from NODE_OPTIONS", async () => {
     server = await startServerProcess({
-      DATABASE_URL: database.url, PLACEMENT_AUTH_STRATEGY: 'noauth2', PLACEMENT_WORKERS: '2', NODE_OPTIONS: '--max-semi-space-size=16',
+      DATABASE_URL: database.url, PLACEMENT_AUTH_STRATEGY: 'noauth2', PLACEMENT_WORKERS: '2', NODE_OPTIONS: '--max-semi-space-size=32',
     });
     for (const pid of workersOf(server.child.pid!)) {
-      expect(commandLine(pid)).not.toContain('--max-semi-space-size=4');
+      expect(commandLine(pid)).not.toContain('--max-semi-space-size=16');
+      expect(commandLine(pid)).not.toContain('--min-semi-space-size=16');
       expect(commandLine(pid)).toContain('--expose-gc');
     }
   });

@@ -5,8 +5,9 @@ describe('missingHeapFlags', () => {
     expect(missingHeapFlags([])).toEqual(SERVING_HEAP_FLAGS);
   });
 
-  it("keeps the operator's own young generation size, in either spelling", () => {
-    expect(missingHeapFlags(['--max-semi-space-size=16'])).toEqual(['--expose-gc']);
-    expect(missingHeapFlags(['--max_semi_space_size=16', '--expose-gc'])).toEqual([]);
+  it("keeps the operator's own young generation size, either bound, in either spelling", () => {
+    expect(missingHeapFlags(['--max-semi-space-size=32'])).toEqual(['--expose-gc']);
+    expect(missingHeapFlags(['--min_semi_space_size=8'])).toEqual(['--expose-gc']);
+    expect(missingHeapFlags(['--max_semi_space_size=32', '--expose-gc'])).toEqual([]);
   });
 });
