@@ -1,10 +1,7 @@
 import { Agent, request } from 'node:http';
-import { oneShot } from './one-shot-http.js';
+import { HttpReply, oneShot } from './one-shot-http.js';
 
-export interface HttpReply {
-  readonly status: number;
-  readonly body: string;
-}
+export type { HttpReply } from './one-shot-http.js';
 
 /**
  * A client for one server, speaking as the admin token at one microversion. Keep-alive unless
@@ -27,7 +24,7 @@ export class BenchClient {
       'x-auth-token': 'admin', accept: 'application/json', 'openstack-api-version': `placement ${version}`,
       ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
     };
-    if (!this.keepAlive && this.lean) return oneShot(url, method, url.pathname + url.search, headers, payload);
+    if (!this.keepAlive && this.lean) return oneShot(url, method, headers, payload);
     return new Promise((resolve, reject) => {
       const req = request(url, { method, agent: this.agent, headers }, (res) => {
         const chunks: Buffer[] = [];

@@ -32,7 +32,7 @@ describe('a one-shot HTTP request', () => {
   afterAll(() => new Promise<void>((done) => server.close(() => done())));
 
   it('sends the method, path with query, headers and body, and asks the server to close', async () => {
-    const reply = await oneShot(url, 'PUT', '/conflict?x=1&y=2', { 'x-auth-token': 'admin' }, '{"b":"ü"}');
+    const reply = await oneShot(new URL('/conflict?x=1&y=2', url), 'PUT', { 'x-auth-token': 'admin' }, '{"b":"ü"}');
     expect(reply).toEqual({ status: 409, body: '{"errors":[{"status":409}]}' });
     const request = seen.at(-1)!;
     expect(request).toMatchObject({ method: 'PUT', url: '/conflict?x=1&y=2', body: '{"b":"ü"}' });
@@ -40,8 +40,8 @@ describe('a one-shot HTTP request', () => {
   });
 
   it('reads a chunked body and one with no body at all', async () => {
-    expect(await oneShot(url, 'GET', '/chunked', {})).toEqual({ status: 200, body: '{"a":"é"}' });
-    expect(await oneShot(url, 'DELETE', '/gone', {})).toEqual({ status: 204, body: '' });
+    expect(await oneShot(new URL('/chunked', url), 'GET', {})).toEqual({ status: 200, body: '{"a":"é"}' });
+    expect(await oneShot(new URL('/gone', url), 'DELETE', {})).toEqual({ status: 204, body: '' });
   });
 
   it('fails on a connection closed before the answer is whole, rather than returning part of it', () => {
@@ -63,7 +63,7 @@ describe('a one-shot HTTP request', () => {
     await new Promise<void>((done) => holding.listen(0, '127.0.0.1', done));
     const started = Date.now();
     try {
-      expect(await oneShot(new URL(`http://127.0.0.1:${(holding.address() as AddressInfo).port}`), 'GET', '/', {})).toEqual({ status: 200, body: '{}' });
+      expect(await oneShot(new URL(`http://127.0.0.1:${(holding.address() as AddressInfo).port}/`), 'GET', {})).toEqual({ status: 200, body: '{}' });
       expect(Date.now() - started).toBeLessThan(1000);
     } finally {
       await new Promise<void>((done) => holding.close(() => done()));
@@ -75,6 +75,6 @@ describe('a one-shot HTTP request', () => {
     await new Promise<void>((done) => closed.listen(0, '127.0.0.1', done));
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((done) => closed.close(() => done()));
-    await expect(oneShot(new URL(`http://127.0.0.1:${port}`), 'GET', '/', {})).rejects.toThrow(/ECONNREFUSED/);
+    await expect(oneShot(new URL(`http://127.0.0.1:${port}/`), 'GET', {})).rejects.toThrow(/ECONNREFUSED/);
   });
 });

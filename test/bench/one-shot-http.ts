@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 
-export interface OneShotReply {
+/** A status and body, whichever client read them (http.ts re-exports it). */
+export interface HttpReply {
   readonly status: number;
   readonly body: string;
 }
@@ -54,10 +55,10 @@ function parseHead(raw: Buffer): Head | null {
 /**
  * The response in `raw` if it is whole: its length is known (content-length, or a chunked body's
  * last chunk) and reached, or the server closed the connection (`closed`), which ends a body of
- * no stated length and makes anything shorter than stated an error.
+ * no stated length and makes anything shorter than stated an error. `head`: the head already
+ * parsed from these bytes, if it was.
  */
-export function completeResponse(raw: Buffer, closed: boolean): OneShotReply | null {
-  const head = parseHead(raw);
+export function completeResponse(raw: Buffer, closed: boolean, head = parseHead(raw)): HttpReply | null {
   if (!head) {
     if (closed) throw new Error(`the connection closed before the response's headers ended (${raw.length} bytes)`);
     return null;
@@ -81,7 +82,8 @@ export function completeResponse(raw: Buffer, closed: boolean): OneShotReply | n
  * as a small answer costs our server, and on a 2-core machine that CPU is taken from the servers
  * measured; this one costs a fraction of it.
  */
-export function oneShot(url: URL, method: string, path: string, headers: Record<string, string>, payload?: string): Promise<OneShotReply> {
+export function oneShot(url: URL, method: string, headers: Record<string, string>, payload?: string): Promise<HttpReply> {
+  const path = url.pathname + url.search;
   let text = `${method} ${path} HTTP/1.1\r\nhost: ${url.host}\r\nconnection: close\r\n`;
   for (const [name, value] of Object.entries(headers)) text += `${name}: ${value}\r\n`;
   if (payload !== undefined) text += `content-length: ${Buffer.byteLength(payload)}\r\n`;
@@ -95,7 +97,7 @@ export function oneShot(url: URL, method: string, path: string, headers: Record<
     const settle = (closed: boolean) => {
       try {
         const raw = Buffer.concat(chunks, received);
-        const reply = completeResponse(raw, closed);
+        const reply = completeResponse(raw, closed, head ?? undefined);
         if (!reply) return;
         socket.destroy();
         resolve(reply);
