@@ -3,6 +3,7 @@ import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { CandidateIndexService } from './candidate-index.service.js';
 import { CandidateRequest, SearchOptions } from './request.js';
 import { CandidateResult, searchCandidates } from './search/search.js';
+import { TreeAnswers } from './search/tree-answers.js';
 
 /** How the service searches: read once from settings at start. */
 export const CANDIDATE_SEARCH_OPTIONS = Symbol('CANDIDATE_SEARCH_OPTIONS');
@@ -18,8 +19,11 @@ export class GetAllocationCandidatesHandler implements IQueryHandler<GetAllocati
     @Inject(CANDIDATE_SEARCH_OPTIONS) private readonly options: SearchOptions,
   ) {}
 
+  /** The scheduler asks the same question over and over: trees nobody wrote to since answer as before. */
+  private readonly answers = new TreeAnswers();
+
   async execute({ request }: GetAllocationCandidates): Promise<CandidateResult> {
     const { index, names } = await this.candidates.current();
-    return searchCandidates(index, names, request, this.options);
+    return searchCandidates(index, names, request, this.options, this.answers);
   }
 }

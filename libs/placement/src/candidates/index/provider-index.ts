@@ -38,6 +38,12 @@ export interface ProviderNode {
    * lookup. The index never reads it; the presenter checks it against `state` and `root`.
    */
   presented?: unknown;
+  /**
+   * On a root: when its tree last changed (a member's state, a member joining, leaving or
+   * moving), from a clock of the index that only goes forward, so an answer kept for the tree
+   * (tree-answers.ts) is known still true by one comparison. Meaningless on other providers.
+   */
+  stamp: number;
 }
 
 const EMPTY: ReadonlySet<ProviderNode> = new Set();
@@ -72,6 +78,8 @@ export class ProviderIndex {
   private readonly byTrait = new Map<string, Set<ProviderNode>>();
   private readonly byAggregate = new Map<string, Set<ProviderNode>>();
   private nested = 0;
+  /** The last stamp given to a changed tree. */
+  private clock = 0;
   /** Each subtree's members as last listed; emptied whenever any provider joins, leaves or moves. */
   private trees = new Map<ProviderNode, readonly ProviderNode[]>();
 
@@ -147,7 +155,7 @@ export class ProviderIndex {
       if (state?.status !== 'active' || index.nodes.has(state.uuid)) throw new UnreadableSnapshot('a provider is not active or listed twice');
       const node: ProviderNode = {
         uuid: state.uuid, state, parent: null, root: null as unknown as ProviderNode, children: [],
-        traits: new Set(state.traits), aggregates: new Set(state.aggregates), rooms: roomsOf(state), presented: null,
+        traits: new Set(state.traits), aggregates: new Set(state.aggregates), rooms: roomsOf(state), presented: null, stamp: 0,
       };
       node.root = node;
       index.nodes.set(node.uuid, node);
@@ -205,13 +213,18 @@ export class ProviderIndex {
       syncFacet(this.byClass, node, Object.keys(before.inventories), new Set(Object.keys(state.inventories)));
     }
     if (before.inventories !== state.inventories || before.usages !== state.usages) node.rooms = roomsOf(state);
+    this.touch(node.root);
+  }
+
+  private touch(root: ProviderNode): void {
+    root.stamp = ++this.clock;
   }
 
   private insert(state: ActiveProvider): void {
     this.trees = new Map();
     const node: ProviderNode = {
       uuid: state.uuid, state, parent: null, root: null as unknown as ProviderNode, children: [],
-      traits: new Set(state.traits), aggregates: new Set(state.aggregates), rooms: roomsOf(state), presented: null,
+      traits: new Set(state.traits), aggregates: new Set(state.aggregates), rooms: roomsOf(state), presented: null, stamp: 0,
     };
     node.root = node;
     this.nodes.set(node.uuid, node);
@@ -236,6 +249,7 @@ export class ProviderIndex {
   /** A new parent moves the whole subtree under the parent's root, as upstream. */
   private reparent(node: ProviderNode, parentUuid: string | null): void {
     this.trees = new Map();
+    this.touch(node.root);
     if (node.parent) {
       const siblings = node.parent.children;
       siblings.splice(siblings.indexOf(node), 1);
@@ -249,6 +263,7 @@ export class ProviderIndex {
     }
     const root = parent ? parent.root : node;
     for (const member of this.tree(node)) member.root = root;
+    this.touch(root);
   }
 }
 

@@ -1,4 +1,4 @@
-import { ProviderNode, SHARES_VIA_AGGREGATE } from '../index/provider-index.js';
+import { ProviderIndex, ProviderNode, SHARES_VIA_AGGREGATE } from '../index/provider-index.js';
 import { CandidateRequest } from '../request.js';
 import { Explain } from './explain.js';
 import { CheckedGroup } from './group-context.js';
@@ -7,6 +7,7 @@ import { GroupChoices } from './group-choices.js';
 import { inSameSubtree } from './same-subtree.js';
 import { Candidate, LevelLayout, PickedCandidate } from './candidate.js';
 import { breadthFirst } from './breadth-first.js';
+import { RequestKey, TreeAnswers, TreeSlice } from './tree-answers.js';
 
 export type { Allocation, Candidate } from './candidate.js';
 
@@ -25,6 +26,11 @@ export interface CombineOptions {
   readonly shuffle: (<T>(items: T[]) => T[]) | null;
   /** upstream's breadth-first generation strategy: one candidate of each tree in turn. */
   readonly breadthFirst?: boolean;
+  /**
+   * Trees' candidates kept from earlier requests (tree-answers.ts), for the depth-first,
+   * unshuffled walk of a deployment without sharing providers, where a tree's candidates are its own.
+   */
+  readonly reuse?: { readonly answers: TreeAnswers; readonly index: ProviderIndex; readonly key: RequestKey } | null;
 }
 
 const sameOrder = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((level, i) => level === b[i]);
@@ -44,6 +50,8 @@ interface Level {
  */
 export class Combiner {
   private candidates: Candidate[] = [];
+  /** With `reuse`: the candidates tree by tree, each with the part it was or can be kept as. */
+  slices: TreeSlice[] | null = null;
   /** The cap of the run under way: the whole search's, or one tree's when taken breadth-first. */
   private limit: number | null;
   /** Candidates only sharing providers made: their identity, for removing repeats across trees. */
@@ -104,21 +112,30 @@ export class Combiner {
    * worked out as the combination reaches it, so a capped search skips the rest.
    */
   *reached(): Generator<ProviderNode[][][]> {
-    anchors: for (const anchor of this.plans[0].choices.anchors()) {
-      const levels: ProviderNode[][][] = [];
-      for (const plan of this.plans) {
-        const at = plan.choices.at(anchor);
-        if (!at) continue anchors;
-        levels.push(at);
-      }
-      yield levels;
+    for (const anchor of this.plans[0].choices.anchors()) {
+      const levels = this.levelsAt(anchor);
+      if (levels) yield levels;
     }
+  }
+
+  /** Each group's levels at the anchor, or null where one group has none. */
+  private levelsAt(anchor: ProviderNode): ProviderNode[][][] | null {
+    const levels: ProviderNode[][][] = [];
+    for (const plan of this.plans) {
+      const at = plan.choices.at(anchor);
+      if (!at) return null;
+      levels.push(at);
+    }
+    return levels;
   }
 
   run(explain: Explain): Candidate[] {
     const shuffle = this.options.shuffle;
     let trees = 0;
-    if (this.options.breadthFirst) {
+    const reuse = this.options.reuse;
+    if (reuse && !shuffle && !this.options.breadthFirst) {
+      trees = this.reusing(reuse);
+    } else if (this.options.breadthFirst) {
       const all = shuffle ? shuffle([...this.reached()]) : [...this.reached()];
       trees = all.length;
       this.candidates = breadthFirst(all, this.options.cap, (levels, limit) => this.treeAlone(levels, limit), (c) => this.keys.get(c));
@@ -134,6 +151,35 @@ export class Combiner {
     explain.record('combinations pruned', this.pruned);
     explain.record('candidates', this.candidates.length);
     return this.candidates;
+  }
+
+  /**
+   * The depth-first walk, tree by tree, taking a tree's kept part where its tree is unchanged
+   * and keeping what the others give. A tree the cap cut short may have had more, so it is not kept.
+   */
+  private reusing({ answers, index, key }: NonNullable<CombineOptions['reuse']>): number {
+    const slices: TreeSlice[] = (this.slices = []);
+    let trees = 0;
+    for (const root of this.plans[0].choices.anchors()) {
+      if (this.full) break;
+      let part = answers.valid(root, key);
+      let taken: readonly Candidate[];
+      if (part) {
+        const room = this.limit === null ? part.candidates.length : this.limit - this.candidates.length;
+        taken = part.candidates.length <= room ? part.candidates : part.candidates.slice(0, room);
+        for (const candidate of taken) this.candidates.push(candidate);
+      } else {
+        const from = this.candidates.length;
+        const levels = this.levelsAt(root);
+        if (levels) this.generate(levels);
+        taken = this.candidates.slice(from);
+        if (!this.full) part = answers.keep(index, root, key, taken);
+      }
+      if (taken.length === 0) continue;
+      trees++;
+      slices.push({ root, members: part ? part.members : index.tree(root), candidates: taken, part });
+    }
+    return trees;
   }
 
   private generate(levels: ProviderNode[][][]): void {

@@ -10,11 +10,14 @@ import { streamOneGroup } from './one-group.js';
 import { combinable, countTreeChoices, treeChoices } from './multi-provider.js';
 import { countSingleProviderChoices, singleProviderChoices } from './single-provider.js';
 import { summaryProviders } from './summaries.js';
+import { TreeAnswers, TreeSlice } from './tree-answers.js';
 
 export interface CandidateResult {
   readonly candidates: readonly Candidate[];
   readonly summaries: readonly ProviderNode[];
   readonly explain: readonly ExplainStep[];
+  /** The candidates tree by tree, when kept trees' parts were used (tree-answers.ts): in order, summaries included. */
+  readonly trees?: readonly TreeSlice[];
 }
 
 const resourceful = (group: RequestGroup) => group.resources.length > 0;
@@ -26,6 +29,11 @@ function anywhere(choices: GroupChoices, required: RequestGroup['requiredTraits'
     if (levels && combinable(levels, required)) return true;
   }
   return false;
+}
+
+/** Whether the slice's tree is summarized: some candidate of it takes from it. */
+export function summarized(slice: TreeSlice): boolean {
+  return slice.part && slice.candidates === slice.part.candidates ? slice.part.summarized : slice.candidates.some((c) => c.allocations.length > 0);
 }
 
 function shuffler(random: () => number) {
@@ -45,7 +53,9 @@ function shuffler(random: () => number) {
  * A group that matches nothing ends the search before later groups are even looked at, as
  * upstream, so a later group's unknown class is then not reported.
  */
-export function searchCandidates(index: ProviderIndex, names: NameCatalog, request: CandidateRequest, options: SearchOptions): CandidateResult {
+export function searchCandidates(
+  index: ProviderIndex, names: NameCatalog, request: CandidateRequest, options: SearchOptions, answers?: TreeAnswers,
+): CandidateResult {
   const explain = new Explain();
   const nothing: CandidateResult = { candidates: [], summaries: [], explain: explain.steps };
   const allowed = allowedAnchors(index, names, request, explain);
@@ -90,8 +100,16 @@ export function searchCandidates(index: ProviderIndex, names: NameCatalog, reque
     plans.push({ ctx: checked, choices, multi });
   }
   if (plans.length === 0) return nothing;
-  const combiner = new Combiner(plans, request, {
-    cap, excludeNested: !request.nestedAware && index.hasTrees, shuffle, breadthFirst,
-  });
-  return answer(combiner.run(explain));
+  const excludeNested = !request.nestedAware && index.hasTrees;
+  // Kept parts are a tree's own candidates only where no provider lends to other trees.
+  const reusable = answers && wholeTrees && index.sharing.size === 0 && !shuffle && !breadthFirst && !options.countEveryStep;
+  const reuse = reusable ? { answers, index, key: answers.keyOf(request, excludeNested) } : null;
+  const combiner = new Combiner(plans, request, { cap, excludeNested, shuffle, breadthFirst, reuse });
+  const candidates = combiner.run(explain);
+  const trees = combiner.slices;
+  if (!trees) return answer(candidates);
+  const summaries: ProviderNode[] = [];
+  for (const slice of trees) if (summarized(slice)) for (const node of slice.members) summaries.push(node);
+  explain.record('providers summarized', summaries.length);
+  return { candidates, summaries, explain: explain.steps, trees };
 }
