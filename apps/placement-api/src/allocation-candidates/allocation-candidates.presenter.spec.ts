@@ -1,9 +1,11 @@
 import { NameCatalog } from '#placement/candidates/index/name-catalog.js';
-import { indexOf } from '#placement/candidates/index/plain-index.js';
+import { indexOf, PlainProvider } from '#placement/candidates/index/plain-index.js';
 import { candidateRequest, group } from '#placement/candidates/search/request-builder.js';
 import { searchCandidates } from '#placement/candidates/search/search.js';
+import { TreeAnswers } from '#placement/candidates/search/tree-answers.js';
 import { Version } from '../platform/microversion.js';
 import { presentCandidates } from './allocation-candidates.presenter.js';
+import { ReplyBuffers } from './reply-buffers.js';
 
 const index = indexOf([
   { uuid: 'cn', inventories: { VCPU: { total: 8, allocation_ratio: 2 }, MEMORY_MB: { total: 1024, reserved: 24 } }, used: { VCPU: 3 }, traits: ['HW_CPU_X86_AVX2'] },
@@ -45,6 +47,34 @@ describe('presentCandidates', () => {
     const cn = index.get('cn')!;
     index.put('cn', { ...cn.state, usages: { VCPU: 5 } });
     expect(at('1.39').provider_summaries.cn.resources.VCPU.used).toBe(5);
+  });
+
+  it('writes the same bytes tree by tree from kept parts as from a whole search, at each shape from 1.29, after writes, with a limit', () => {
+    const trees = indexOf(Array.from({ length: 6 }, (_v, i): PlainProvider[] => [
+      { uuid: `cn${i}`, inventories: { DISK_GB: { total: 100 } }, traits: ['COMPUTE_VOLUME_MULTI_ATTACH'] },
+      { uuid: `numa${i}`, parent: `cn${i}`, inventories: { VCPU: { total: 4 }, MEMORY_MB: { total: 2048 } } },
+      { uuid: `vf${i}a`, parent: `numa${i}`, inventories: { SRIOV_NET_VF: { total: 4 } } },
+      { uuid: `vf${i}b`, parent: `numa${i}`, inventories: { SRIOV_NET_VF: { total: 4 } } },
+    ]).flat());
+    const nested = candidateRequest([group('', { resources: [['VCPU', 1], ['DISK_GB', 10]] }), group('_NET', { resources: [['SRIOV_NET_VF', 2]] })],
+      { groupPolicy: 'none' });
+    const names = new NameCatalog();
+    const answers = new TreeAnswers();
+    const buffers = new ReplyBuffers();
+    const options = { randomize: false, maxCandidates: null };
+    for (const round of [0, 1, 2]) {
+      if (round === 2) trees.put('numa3', { ...trees.get('numa3')!.state, usages: { VCPU: 4 } });
+      for (const version of ['1.29', '1.33', '1.34', '1.39']) {
+        for (const limit of [null, 5]) {
+          const asked = { ...nested, limit };
+          const kept = searchCandidates(trees, names, asked, options, answers);
+          expect(kept.trees).toBeDefined();
+          const body = presentCandidates(kept, asked, Version.parse(version), buffers).toString('latin1');
+          expect(body).toBe(presentCandidates(searchCandidates(trees, names, asked, options), asked, Version.parse(version)).toString('latin1'));
+          expect(Object.keys(JSON.parse(body).provider_summaries).length).toBeGreaterThan(0);
+        }
+      }
+    }
   });
 
   it('answers an empty search with empty collections', () => {

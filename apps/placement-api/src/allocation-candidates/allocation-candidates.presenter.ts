@@ -2,10 +2,12 @@ import { ActiveProvider, capacity, STANDARD_RESOURCE_CLASSES } from '#domain/ind
 import type { ProviderNode } from '#placement/candidates/index/provider-index.js';
 import type { Candidate } from '#placement/candidates/search/combine.js';
 import { OneProviderCandidate } from '#placement/candidates/search/one-group.js';
-import type { CandidateResult } from '#placement/candidates/search/search.js';
+import { CandidateResult, summarized } from '#placement/candidates/search/search.js';
+import type { TreePart, TreeSlice } from '#placement/candidates/search/tree-answers.js';
 import type { CandidateRequest } from '#placement/candidates/request.js';
 import { Version } from '../platform/microversion.js';
 import { AsciiWriter } from './ascii-writer.js';
+import type { ReplyBuffers } from './reply-buffers.js';
 
 // Every string here is a provider uuid (canonical), a class or trait name ([A-Z0-9_]) or a group
 // suffix ([a-zA-Z0-9_-]): none ever needs escaping, so they are quoted as they are.
@@ -135,23 +137,89 @@ function summaryBytes(node: ProviderNode, shape: Shape, key: string): Buffer {
 
 const COMMA = 0x2c;
 
+/** A kept tree part's bytes in one shape: its requests and its providers' summaries, each comma-joined. */
+interface PartBytes { readonly key: string; readonly requests: Buffer; readonly summaries: Buffer }
+
+/** What every request and summary of a whole part writes; kept on the part while the tree is unchanged. */
+function partBytes(part: TreePart, shape: Shape, texts: ResourcesText, key: string, requested: ReadonlySet<string> | null): PartBytes {
+  const hit = part.presented as PartBytes | undefined;
+  if (hit && hit.key === key) return hit;
+  const out = new AsciiWriter(part.candidates.length * 320 + 64);
+  part.candidates.forEach((candidate, i) => {
+    if (i > 0) out.byte(COMMA);
+    writeRequest(out, candidate, shape, texts);
+  });
+  const requests = Buffer.from(out.done());
+  const summaries = part.summarized
+    ? Buffer.from(part.members.map((node) => `${str(node.uuid)}:${summary(node, shape, requested)}`).join(','), 'latin1')
+    : Buffer.alloc(0);
+  const bytes: PartBytes = { key, requests, summaries };
+  part.presented = bytes;
+  return bytes;
+}
+
+/** The same body, tree by tree: a whole kept part is copied as bytes, a part cut short is written as before. */
+function presentTrees(trees: readonly TreeSlice[], shape: Shape, key: string, requested: ReadonlySet<string> | null, out: AsciiWriter): Buffer {
+  const texts = new ResourcesText();
+  const whole = (slice: TreeSlice) => (slice.part && slice.candidates === slice.part.candidates ? partBytes(slice.part, shape, texts, key, requested) : null);
+  out.text('{"allocation_requests":[');
+  let first = true;
+  for (const slice of trees) {
+    const bytes = whole(slice);
+    if (bytes) {
+      if (!first) out.byte(COMMA);
+      out.bytes(bytes.requests);
+      first = false;
+      continue;
+    }
+    for (const candidate of slice.candidates) {
+      if (!first) out.byte(COMMA);
+      writeRequest(out, candidate, shape, texts);
+      first = false;
+    }
+  }
+  out.text('],"provider_summaries":{');
+  first = true;
+  for (const slice of trees) {
+    if (!summarized(slice)) continue;
+    const bytes = whole(slice);
+    if (bytes) {
+      if (!first) out.byte(COMMA);
+      out.bytes(bytes.summaries);
+      first = false;
+      continue;
+    }
+    for (const node of slice.members) {
+      if (!first) out.byte(COMMA);
+      if (requested) out.text(`${str(node.uuid)}:${summary(node, shape, requested)}`);
+      else out.bytes(summaryBytes(node, shape, key));
+      first = false;
+    }
+  }
+  out.text('}}');
+  return out.done();
+}
+
 /**
  * The body of GET /allocation_candidates as JSON bytes. Written straight to a buffer because a
- * thousand candidates make about half a megabyte and this is the scheduler's hot path.
+ * thousand candidates make about half a megabyte and this is the scheduler's hot path; into
+ * one of `buffers`, when given, which the caller gives back once the reply is sent.
  */
-export function presentCandidates(result: CandidateResult, request: CandidateRequest, version: Version): Buffer {
+export function presentCandidates(result: CandidateResult, request: CandidateRequest, version: Version, buffers?: ReplyBuffers): Buffer {
   const shape = shapeOf(version);
   const texts = new ResourcesText();
-  const out = new AsciiWriter((result.candidates.length + result.summaries.length) * 320 + 64);
+  const size = (result.candidates.length + result.summaries.length) * 320 + 64;
+  const key = `${shape.dictForm}${shape.mappings}${shape.traits}${shape.tree}${shape.allClasses}`;
+  const requested = shape.allClasses ? null : new Set(request.groups.flatMap((g) => g.resources.map(([rc]) => rc)));
+  const out = new AsciiWriter(size, buffers?.take(size));
+  if (result.trees) return presentTrees(result.trees, shape, key, requested, out);
   out.text('{"allocation_requests":[');
-  const key = `${shape.dictForm}${shape.mappings}${shape.traits}${shape.tree}`;
   result.candidates.forEach((candidate, i) => {
     if (i > 0) out.byte(COMMA);
     if (candidate instanceof OneProviderCandidate) out.bytes(oneProviderRequest(candidate, shape, texts, key));
     else writeRequest(out, candidate, shape, texts);
   });
   out.text('],"provider_summaries":{');
-  const requested = shape.allClasses ? null : new Set(request.groups.flatMap((g) => g.resources.map(([rc]) => rc)));
   result.summaries.forEach((node, i) => {
     if (i > 0) out.byte(COMMA);
     if (requested) out.text(`${str(node.uuid)}:${summary(node, shape, requested)}`);
