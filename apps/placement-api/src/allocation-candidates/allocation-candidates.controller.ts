@@ -9,10 +9,13 @@ import { Version } from '../platform/microversion.js';
 import { QueryParams, Ver } from '../platform/request-params.js';
 import { presentCandidates } from './allocation-candidates.presenter.js';
 import { parseCandidateQuery } from './candidate-query.js';
+import { ReplyBuffers } from './reply-buffers.js';
 
 @Controller('allocation_candidates')
 export class AllocationCandidatesController {
   constructor(private readonly queries: QueryBus) {}
+
+  private readonly buffers = new ReplyBuffers();
 
   @Get()
   @ApiRoute({ since: '1.10', produces: true })
@@ -22,6 +25,9 @@ export class AllocationCandidatesController {
     reply.header('content-type', 'application/json');
     // The answer is computed now, so it was last modified now, as upstream says.
     setLastModified(reply, version, new Date());
-    return presentCandidates(result, request, version);
+    const body = presentCandidates(result, request, version, this.buffers);
+    // Only once Node has handed every byte to the kernel may the memory hold another answer.
+    reply.raw.once('finish', () => this.buffers.giveBack(body));
+    return body;
   }
 }

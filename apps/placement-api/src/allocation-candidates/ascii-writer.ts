@@ -16,8 +16,9 @@ export class AsciiWriter {
   private at = 0;
   private pending = '';
 
-  constructor(sizeHint = 64 * 1024) {
-    this.buffer = Buffer.allocUnsafe(sizeHint);
+  /** `buffer`: memory to write into (it grows past it if need be), or a new buffer of `sizeHint`. */
+  constructor(sizeHint = 64 * 1024, buffer?: Buffer | null) {
+    this.buffer = buffer ?? Buffer.allocUnsafe(sizeHint);
   }
 
   text(text: string): void {
