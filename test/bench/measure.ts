@@ -32,7 +32,7 @@ export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorte
 const millis = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
 
 /** What one answer holds: checked once per phase so a wrong answer cannot pass for a fast one. */
-async function probe(client: BenchClient, path: string): Promise<{ candidates: number; bytes: number }> {
+export async function probe(client: BenchClient, path: string): Promise<{ candidates: number; bytes: number }> {
   const reply = await client.expect('GET', path, undefined, [200]);
   return { candidates: JSON.parse(reply.body).allocation_requests.length, bytes: Buffer.byteLength(reply.body) };
 }
