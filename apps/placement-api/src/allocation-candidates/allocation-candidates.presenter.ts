@@ -2,8 +2,8 @@ import { ActiveProvider, capacity, STANDARD_RESOURCE_CLASSES } from '#domain/ind
 import type { ProviderNode } from '#placement/candidates/index/provider-index.js';
 import type { Candidate } from '#placement/candidates/search/combine.js';
 import { OneProviderCandidate } from '#placement/candidates/search/one-group.js';
-import { CandidateResult, summarized } from '#placement/candidates/search/search.js';
-import type { TreePart, TreeSlice } from '#placement/candidates/search/tree-answers.js';
+import type { CandidateResult } from '#placement/candidates/search/search.js';
+import { summarized, TreePart, TreeSlice } from '#placement/candidates/search/tree-answers.js';
 import type { CandidateRequest } from '#placement/candidates/request.js';
 import { Version } from '../platform/microversion.js';
 import { AsciiWriter } from './ascii-writer.js';

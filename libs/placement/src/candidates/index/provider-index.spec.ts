@@ -111,4 +111,25 @@ describe('applyEvent', () => {
     applyEvent(index, names, event('trait-CUSTOM_T', 'TraitDeleted', { name: 'CUSTOM_T', v: 1 }));
     expect([names.hasClass('CUSTOM_A'), names.hasClass('CUSTOM_B'), names.hasTrait('CUSTOM_T')]).toEqual([false, true, false]);
   });
+
+  it('stamps the root of every tree a change touches, each time with a later stamp', () => {
+    const index = indexOf([{ uuid: 'a' }, { uuid: 'b' }, { uuid: 'c', parent: 'b' }]);
+    const [a, b, c] = ['a', 'b', 'c'].map((uuid) => index.get(uuid)!);
+    const stamps = () => [a.stamp, b.stamp];
+    let before = stamps();
+    // A child's state: its root's stamp moves on, the other tree's stays.
+    index.put('c', { ...c.state, usages: { VCPU: 1 } });
+    expect(b.stamp).toBeGreaterThan(before[1]);
+    expect(a.stamp).toBe(before[0]);
+    // A move: both the tree it left and the one it joined.
+    before = stamps();
+    index.put('c', { ...c.state, parentUuid: 'a' });
+    expect(a.stamp).toBeGreaterThan(before[0]);
+    expect(b.stamp).toBeGreaterThan(before[1]);
+    // A leaving provider: the tree it left.
+    before = stamps();
+    index.put('c', { status: 'deleted', uuid: 'c' });
+    expect(a.stamp).toBeGreaterThan(before[0]);
+    expect(b.stamp).toBe(before[1]);
+  });
 });

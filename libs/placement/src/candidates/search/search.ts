@@ -10,7 +10,7 @@ import { streamOneGroup } from './one-group.js';
 import { combinable, countTreeChoices, treeChoices } from './multi-provider.js';
 import { countSingleProviderChoices, singleProviderChoices } from './single-provider.js';
 import { summaryProviders } from './summaries.js';
-import { TreeAnswers, TreeSlice } from './tree-answers.js';
+import { summarized, TreeAnswers, TreeSlice } from './tree-answers.js';
 
 export interface CandidateResult {
   readonly candidates: readonly Candidate[];
@@ -29,11 +29,6 @@ function anywhere(choices: GroupChoices, required: RequestGroup['requiredTraits'
     if (levels && combinable(levels, required)) return true;
   }
   return false;
-}
-
-/** Whether the slice's tree is summarized: some candidate of it takes from it. */
-export function summarized(slice: TreeSlice): boolean {
-  return slice.part && slice.candidates === slice.part.candidates ? slice.part.summarized : slice.candidates.some((c) => c.allocations.length > 0);
 }
 
 function shuffler(random: () => number) {

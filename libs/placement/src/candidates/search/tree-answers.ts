@@ -27,6 +27,11 @@ export interface TreeSlice {
   readonly part: TreePart | null;
 }
 
+/** Whether the slice's tree is summarized: some candidate of it takes from it. */
+export function summarized(slice: TreeSlice): boolean {
+  return slice.part && slice.candidates === slice.part.candidates ? slice.part.summarized : slice.candidates.some((c) => c.allocations.length > 0);
+}
+
 /** One request as the search sees it: the same object for the same request, compared by identity. */
 export interface RequestKey {
   readonly text: string;
