@@ -158,42 +158,46 @@ function partBytes(part: TreePart, shape: Shape, texts: ResourcesText, key: stri
   return bytes;
 }
 
+/** A comma before every item written after it but the first. */
+function separator(out: AsciiWriter): () => void {
+  let first = true;
+  return () => {
+    if (!first) out.byte(COMMA);
+    first = false;
+  };
+}
+
 /** The same body, tree by tree: a whole kept part is copied as bytes, a part cut short is written as before. */
 function presentTrees(trees: readonly TreeSlice[], shape: Shape, key: string, requested: ReadonlySet<string> | null, out: AsciiWriter): Buffer {
   const texts = new ResourcesText();
   const whole = (slice: TreeSlice) => (slice.part && slice.candidates === slice.part.candidates ? partBytes(slice.part, shape, texts, key, requested) : null);
   out.text('{"allocation_requests":[');
-  let first = true;
+  let next = separator(out);
   for (const slice of trees) {
     const bytes = whole(slice);
     if (bytes) {
-      if (!first) out.byte(COMMA);
+      next();
       out.bytes(bytes.requests);
-      first = false;
-      continue;
-    }
-    for (const candidate of slice.candidates) {
-      if (!first) out.byte(COMMA);
-      writeRequest(out, candidate, shape, texts);
-      first = false;
+    } else {
+      for (const candidate of slice.candidates) {
+        next();
+        writeRequest(out, candidate, shape, texts);
+      }
     }
   }
   out.text('],"provider_summaries":{');
-  first = true;
-  for (const slice of trees) {
-    if (!summarized(slice)) continue;
+  next = separator(out);
+  for (const slice of trees.filter(summarized)) {
     const bytes = whole(slice);
     if (bytes) {
-      if (!first) out.byte(COMMA);
+      next();
       out.bytes(bytes.summaries);
-      first = false;
-      continue;
-    }
-    for (const node of slice.members) {
-      if (!first) out.byte(COMMA);
-      if (requested) out.text(`${str(node.uuid)}:${summary(node, shape, requested)}`);
-      else out.bytes(summaryBytes(node, shape, key));
-      first = false;
+    } else {
+      for (const node of slice.members) {
+        next();
+        if (requested) out.text(`${str(node.uuid)}:${summary(node, shape, requested)}`);
+        else out.bytes(summaryBytes(node, shape, key));
+      }
     }
   }
   out.text('}}');
