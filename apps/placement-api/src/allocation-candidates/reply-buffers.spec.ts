@@ -1,8 +1,18 @@
 import { ReplyBuffers } from './reply-buffers.js';
 
 describe('ReplyBuffers', () => {
-  it('leaves small answers to the allocator', () => {
+  it('leaves small answers and huge ones to the allocator', () => {
     expect(new ReplyBuffers().take(1000)).toBeNull();
+    expect(new ReplyBuffers().take(45_000_000)).toBeNull();
+  });
+
+  it('keeps at most 32 MB idle, the oldest going first', () => {
+    const buffers = new ReplyBuffers();
+    const taken = Array.from({ length: 6 }, () => buffers.take(8_000_000)!);
+    for (const buffer of taken) buffers.giveBack(buffer);
+    // Four of 8 MB fit in 32 MB: the first two given back are gone.
+    const again = Array.from({ length: 6 }, () => buffers.take(8_000_000)!.buffer);
+    expect(again.filter((buffer) => taken.some((t) => t.buffer === buffer))).toEqual(taken.slice(2).map((t) => t.buffer));
   });
 
   it('hands out the memory of an answer given back, and never one still out', () => {
