@@ -135,6 +135,12 @@ function summaryBytes(node: ProviderNode, shape: Shape, key: string): Buffer {
   return bytes;
 }
 
+/** One entry of provider_summaries: the provider's kept bytes where every class is listed, else written for the requested classes. */
+function writeSummary(out: AsciiWriter, node: ProviderNode, shape: Shape, key: string, requested: ReadonlySet<string> | null): void {
+  if (requested) out.text(`${str(node.uuid)}:${summary(node, shape, requested)}`);
+  else out.bytes(summaryBytes(node, shape, key));
+}
+
 const COMMA = 0x2c;
 
 /** A kept tree part's bytes in one shape: its requests and its providers' summaries, each comma-joined. */
@@ -145,15 +151,22 @@ function partBytes(part: TreePart, shape: Shape, texts: ResourcesText, key: stri
   const hit = part.presented as PartBytes | undefined;
   if (hit && hit.key === key) return hit;
   const out = new AsciiWriter(part.candidates.length * 320 + 64);
-  part.candidates.forEach((candidate, i) => {
-    if (i > 0) out.byte(COMMA);
+  let next = separator(out);
+  for (const candidate of part.candidates) {
+    next();
     writeRequest(out, candidate, shape, texts);
-  });
+  }
+  // Copied out of each writer's larger buffer: the part keeps exactly its bytes.
   const requests = Buffer.from(out.done());
-  const summaries = part.summarized
-    ? Buffer.from(part.members.map((node) => `${str(node.uuid)}:${summary(node, shape, requested)}`).join(','), 'latin1')
-    : Buffer.alloc(0);
-  const bytes: PartBytes = { key, requests, summaries };
+  const list = new AsciiWriter(part.members.length * 320 + 64);
+  next = separator(list);
+  if (part.summarized) {
+    for (const node of part.members) {
+      next();
+      writeSummary(list, node, shape, key, requested);
+    }
+  }
+  const bytes: PartBytes = { key, requests, summaries: Buffer.from(list.done()) };
   part.presented = bytes;
   return bytes;
 }
@@ -195,8 +208,7 @@ function presentTrees(trees: readonly TreeSlice[], shape: Shape, key: string, re
     } else {
       for (const node of slice.members) {
         next();
-        if (requested) out.text(`${str(node.uuid)}:${summary(node, shape, requested)}`);
-        else out.bytes(summaryBytes(node, shape, key));
+        writeSummary(out, node, shape, key, requested);
       }
     }
   }
@@ -226,8 +238,7 @@ export function presentCandidates(result: CandidateResult, request: CandidateReq
   out.text('],"provider_summaries":{');
   result.summaries.forEach((node, i) => {
     if (i > 0) out.byte(COMMA);
-    if (requested) out.text(`${str(node.uuid)}:${summary(node, shape, requested)}`);
-    else out.bytes(summaryBytes(node, shape, key));
+    writeSummary(out, node, shape, key, requested);
   });
   out.text('}}');
   return out.done();
