@@ -27,9 +27,12 @@ export interface TreeSlice {
   readonly part: TreePart | null;
 }
 
-/** Whether the slice's tree is summarized: some candidate of it takes from it. */
+/** Whether some of these candidates take from their tree, so that its providers are summarized. */
+const takeFromTree = (candidates: readonly Candidate[]) => candidates.some((c) => c.allocations.length > 0);
+
+/** Whether the slice's tree is summarized: worked out once for a whole kept part. */
 export function summarized(slice: TreeSlice): boolean {
-  return slice.part && slice.candidates === slice.part.candidates ? slice.part.summarized : slice.candidates.some((c) => c.allocations.length > 0);
+  return slice.part && slice.candidates === slice.part.candidates ? slice.part.summarized : takeFromTree(slice.candidates);
 }
 
 /** One request as the search sees it: the same object for the same request, compared by identity. */
@@ -74,7 +77,7 @@ export class TreeAnswers {
   keep(index: ProviderIndex, root: ProviderNode, key: RequestKey, candidates: readonly Candidate[]): TreePart {
     const part: TreePart = {
       key, stamp: root.stamp, members: index.tree(root), candidates,
-      summarized: candidates.some((c) => c.allocations.length > 0),
+      summarized: takeFromTree(candidates),
     };
     this.parts.set(root, part);
     return part;
