@@ -7,7 +7,8 @@ const { prepareValue } = require('pg/lib/utils') as { prepareValue(value: unknow
 import { statementName } from './prepared.js';
 import { SqlClient } from './sql-client.js';
 
-interface Held { readonly text: string; readonly params?: readonly unknown[] }
+/** A statement and its parameters (none: sent as it is written). */
+export interface Held { readonly text: string; readonly params?: readonly unknown[] }
 
 /** The statements prepared with SQL's PREPARE on each connection (pg's own named statements are another set). */
 const preparedOn = new WeakMap<PoolClient, Set<string>>();
@@ -44,6 +45,17 @@ export class BatchedSql implements SqlClient {
     const statements = await this.render([...this.held.splice(0), { text, params }]);
     const results = await this.client.query(statements.join(';\n')) as unknown as QueryResult<R> | QueryResult<R>[];
     return Array.isArray(results) ? results[results.length - 1] : results;
+  }
+
+  /**
+   * Several statements whose answers are needed, sent in one message after those held: each
+   * one's rows, in order. An error in any of them fails the whole message, as in `query`.
+   */
+  async queryEach<R extends Record<string, any> = any>(statements: readonly Held[]): Promise<{ rows: R[]; rowCount: number | null }[]> {
+    if (statements.length === 0) return [];
+    const rendered = await this.render([...this.held.splice(0), ...statements]);
+    const results = await this.client.query(rendered.join(';\n')) as unknown as QueryResult<R> | QueryResult<R>[];
+    return (Array.isArray(results) ? results : [results]).slice(-statements.length);
   }
 
   /** What is still held, as statements for the caller to send with its COMMIT; nothing is held after. */

@@ -53,4 +53,18 @@ BEGIN
   SELECT * FROM inserted ORDER BY position;
 END
 $es_append$;
+-- es_append inside a transaction that carries other appends (append-batches.ts): a stream not at
+-- the expected revision undoes this append alone (the block is a subtransaction) and answers one
+-- row naming the stream, with a NULL position, instead of failing the whole transaction.
+CREATE OR REPLACE FUNCTION es_append_or_conflict(streams text[], expected bigint[], counts int[], types text[], datas jsonb[], metadatas jsonb[])
+RETURNS SETOF es_events LANGUAGE plpgsql AS $es_append_or_conflict$
+DECLARE
+  failed text;
+BEGIN
+  RETURN QUERY SELECT * FROM es_append(streams, expected, counts, types, datas, metadatas);
+EXCEPTION WHEN SQLSTATE 'ES409' THEN
+  GET STACKED DIAGNOSTICS failed = PG_EXCEPTION_DETAIL;
+  RETURN QUERY SELECT NULL::bigint, NULL::xid8, failed, NULL::bigint, NULL::text, NULL::jsonb, NULL::jsonb, NULL::timestamptz;
+END
+$es_append_or_conflict$;
 `;

@@ -10,7 +10,8 @@ import { statementName } from './prepared.js';
 import { countEvents, filterConditions, readHead, readRequest, readStreamRange } from './log-reads.js';
 import { holdAppends } from './hold-appends.js';
 import { EVENT_COLUMNS, fromArrayRow, queryEvents, READ_COLUMNS, READ_COLUMNS_NO_METADATA, toRecordedEvent } from './rows.js';
-import { outcomeInDoubt, resolveCommit } from './commit-outcome.js';
+import { outcomeInDoubt, resolveCommit, WrittenMark } from './commit-outcome.js';
+import { AppendBatches, BatchOutcome } from './append-batches.js';
 
 const DEADLOCK = '40P01';
 const UNIQUE_VIOLATION = '23505';
@@ -44,6 +45,14 @@ const HORIZON = `horizon AS (
  */
 const ES_APPEND = `SELECT transaction_id, position, stream_id, revision, recorded_at
   FROM es_append($1::text[], $2::bigint[], $3::int[], $4::text[], $5::jsonb[], $6::jsonb[])`;
+/** The same, for an append sharing its transaction with others: a moved stream answers one row with a NULL position. */
+const ES_APPEND_OR_CONFLICT = ES_APPEND.replace('es_append(', 'es_append_or_conflict(');
+/**
+ * A shared transaction takes every lock on its streams first, in one order, as an append alone
+ * does: a batch then never waits for a stream another process's transaction holds while holding
+ * one that transaction waits for.
+ */
+const LOCK_STREAMS = 'SELECT 1 FROM es_streams WHERE stream_id = ANY($1::text[]) ORDER BY stream_id FOR NO KEY UPDATE';
 
 export interface PostgresEventStoreOptions {
   readonly pollIntervalMs?: number;
@@ -51,6 +60,8 @@ export interface PostgresEventStoreOptions {
 
 export class PostgresEventStore implements EventStore {
   private projectors: InlineProjector[] = [];
+  /** With inline projections, appends that arrive together share one transaction (append-batches.ts). */
+  private batches: AppendBatches | null = null;
 
   constructor(private readonly pool: Pool, private readonly options: PostgresEventStoreOptions = {}) {}
 
@@ -61,11 +72,16 @@ export class PostgresEventStore implements EventStore {
   /** Inline projections run in the append's transaction (read-your-writes without waiting). */
   addInlineProjector(projector: InlineProjector): void {
     this.projectors.push(projector);
+    this.batches ??= new AppendBatches({ alone: (ordered) => this.appendAlone(ordered), together: (batch) => this.appendTogether(batch) });
   }
 
-  async append(requests: readonly AppendRequest[]): Promise<AppendResult> {
+  append(requests: readonly AppendRequest[]): Promise<AppendResult> {
     // A fixed lock order keeps two multi-stream appends from deadlocking each other.
     const ordered = [...requests].sort((a, b) => (a.stream < b.stream ? -1 : a.stream > b.stream ? 1 : 0));
+    return this.batches && throughEsAppend(ordered) ? this.batches.append(ordered) : this.appendAlone(ordered);
+  }
+
+  private async appendAlone(ordered: readonly AppendRequest[]): Promise<AppendResult> {
     const client = await this.pool.connect();
     let committing = false;
     let released = false;
@@ -73,12 +89,12 @@ export class PostgresEventStore implements EventStore {
     let revisions: Record<string, number> = {};
     const closing: string[] = [];
     try {
-      if (this.projectors.length > 0 && !ordered.some((request) => request.expectedRevision === 'any' && request.events.length === 0)) {
+      if (this.projectors.length > 0 && throughEsAppend(ordered)) {
         // The API's appends: BEGIN, checks, heads and events in one round trip (es_append), then
         // the projections, whose statements that need no answer ride with the next round trip.
         const tx = new BatchedSql(client);
         tx.defer('BEGIN');
-        const recorded = await this.appendInOneStatement(tx, ordered);
+        const recorded = recordedFrom(ordered, (await tx.query(ES_APPEND, esAppendParams(ordered))).rows);
         revisions = headsOf(ordered, recorded);
         for (const project of this.projectors) await project(tx, recorded);
         closing.push(...await tx.takeDeferred());
@@ -110,10 +126,7 @@ export class PostgresEventStore implements EventStore {
         // The socket died with COMMIT sent: answering "failed" could deny a claim that holds.
         client.release(true);
         released = true;
-        const last = ordered.filter((request) => request.events.length > 0).at(-1)!;
-        const mark = { stream: last.stream, revision: revisions[last.stream], transactionId: position.commit,
-          metadata: JSON.stringify(last.events[last.events.length - 1]?.metadata ?? {}) };
-        if (await resolveCommit(this.pool, mark, error) === 'committed') return { position, revisions };
+        if (await resolveCommit(this.pool, markOf(ordered, { position, revisions }), error) === 'committed') return { position, revisions };
         throw error;
       }
       await client.query('ROLLBACK').catch(() => undefined);
@@ -123,19 +136,59 @@ export class PostgresEventStore implements EventStore {
     }
   }
 
-  private async appendInOneStatement(tx: SqlClient, requests: readonly AppendRequest[]): Promise<RecordedEvent[]> {
-    const [, , types, data, meta] = eventColumns(requests, Object.fromEntries(requests.map((r) => [r.stream, r.events.length - 1])));
-    const { rows } = await tx.query(ES_APPEND, [requests.map((r) => r.stream),
-      requests.map((r) => (r.expectedRevision === 'any' ? ANY_REVISION : r.expectedRevision)), requests.map((r) => r.events.length), types, data, meta]);
-    // Rows come in the order of the events sent (positions are given in insertion order): the
-    // requests' events flattened. Each is checked against its row, so a mismatch cannot pass unseen.
-    const sent = requests.flatMap((request) => request.events.map((event) => ({ stream: request.stream, event })));
-    if (sent.length !== rows.length) throw new Error(`es_append recorded ${rows.length} events of ${sent.length}`);
-    return rows.map((row, i) => {
-      const { stream, event } = sent[i];
-      if (row.stream_id !== stream) throw new Error(`es_append recorded ${row.stream_id} where ${stream} was sent`);
-      return toRecordedEvent({ ...row, type: event.type, data: event.data, metadata: event.metadata });
-    });
+  /**
+   * Several appends in one transaction and one COMMIT, each as es_append_or_conflict: one whose
+   * stream moved is refused and leaves no trace, the others are written with their projections.
+   * Throws, having written nothing, when the transaction fails as a whole before its COMMIT.
+   */
+  private async appendTogether(batch: readonly (readonly AppendRequest[])[]): Promise<BatchOutcome[]> {
+    const client = await this.pool.connect();
+    let committing = false;
+    let released = false;
+    const outcomes: BatchOutcome[] = [];
+    let mark: WrittenMark | undefined;
+    try {
+      const tx = new BatchedSql(client);
+      tx.defer('BEGIN');
+      tx.defer(LOCK_STREAMS, [[...new Set(batch.flatMap((ordered) => ordered.map((request) => request.stream)))].sort()]);
+      // Every append in one message: a batch costs the round trips of one append alone.
+      const answers = await tx.queryEach(batch.map((ordered) => ({ text: ES_APPEND_OR_CONFLICT, params: esAppendParams(ordered) })));
+      for (const [i, ordered] of batch.entries()) {
+        const { rows } = answers[i];
+        if (rows.length === 1 && rows[0].position === null) {
+          outcomes.push({ refused: wrongRevision(rows[0].stream_id, ordered) });
+          continue;
+        }
+        const recorded = recordedFrom(ordered, rows);
+        for (const project of this.projectors) await project(tx, recorded);
+        const written = { position: recorded.at(-1)?.position ?? START, revisions: headsOf(ordered, recorded) };
+        outcomes.push({ written });
+        if (recorded.length > 0) mark = markOf(ordered, written);
+      }
+      const closing = await tx.takeDeferred();
+      committing = true;
+      await client.query([...closing, 'COMMIT'].join(';\n'));
+      return outcomes;
+    } catch (error) {
+      // Every append refused: nothing was to be written, whatever became of the COMMIT.
+      if (committing && !mark) return outcomes;
+      if (committing && mark && outcomeInDoubt(error)) {
+        client.release(true);
+        released = true;
+        let committed: boolean;
+        try {
+          committed = await resolveCommit(this.pool, mark, error) === 'committed';
+        } catch (unknown) {
+          return outcomes.map((outcome) => ('written' in outcome ? { refused: unknown } : outcome));
+        }
+        if (committed) return outcomes;
+      } else {
+        await client.query('ROLLBACK').catch(() => undefined);
+      }
+      throw error;
+    } finally {
+      if (!released) client.release();
+    }
   }
 
   /** Moves the stream's head, checking the expected revision in the same statement. */
@@ -287,6 +340,44 @@ export class PostgresEventStore implements EventStore {
   }
 }
 
+/** Whether es_append writes the append: all but an 'any' expectation without events, which only the long way answers. */
+function throughEsAppend(ordered: readonly AppendRequest[]): boolean {
+  return !ordered.some((request) => request.expectedRevision === 'any' && request.events.length === 0);
+}
+
+/** es_append's parameters: the streams in lock order, their expectations and event counts, then the events' columns. */
+function esAppendParams(requests: readonly AppendRequest[]): unknown[] {
+  const [, , types, data, meta] = eventColumns(requests, Object.fromEntries(requests.map((r) => [r.stream, r.events.length - 1])));
+  return [requests.map((r) => r.stream), requests.map((r) => (r.expectedRevision === 'any' ? ANY_REVISION : r.expectedRevision)),
+    requests.map((r) => r.events.length), types, data, meta];
+}
+
+/**
+ * The events es_append recorded, each from its row (what the store assigned) and the request (the
+ * rest). Rows come in the order of the events sent (positions are given in insertion order): the
+ * requests' events flattened. Each is checked against its row, so a mismatch cannot pass unseen.
+ */
+function recordedFrom(requests: readonly AppendRequest[], rows: readonly Record<string, any>[]): RecordedEvent[] {
+  const sent = requests.flatMap((request) => request.events.map((event) => ({ stream: request.stream, event })));
+  if (sent.length !== rows.length) throw new Error(`es_append recorded ${rows.length} events of ${sent.length}`);
+  return rows.map((row, i) => {
+    const { stream, event } = sent[i];
+    if (row.stream_id !== stream) throw new Error(`es_append recorded ${row.stream_id} where ${stream} was sent`);
+    return toRecordedEvent({ ...row, type: event.type, data: event.data, metadata: event.metadata });
+  });
+}
+
+/** The append's last event as resolveCommit recognises it in the log. */
+function markOf(ordered: readonly AppendRequest[], { position, revisions }: AppendResult): WrittenMark {
+  const last = ordered.filter((request) => request.events.length > 0).at(-1)!;
+  return { stream: last.stream, revision: revisions[last.stream], transactionId: position.commit,
+    metadata: JSON.stringify(last.events[last.events.length - 1]?.metadata ?? {}) };
+}
+
+function wrongRevision(stream: string, requests: readonly AppendRequest[]): WrongExpectedRevision {
+  return new WrongExpectedRevision(stream, requests.find((request) => request.stream === stream)?.expectedRevision ?? 'any');
+}
+
 /** The INSERT's column arrays, each stream's events numbered from its revision before the append. */
 function eventColumns(requests: readonly AppendRequest[], revisions: Record<string, number>): [string[], number[], string[], string[], string[]] {
   const streams: string[] = [], revs: number[] = [], types: string[] = [], data: string[] = [], meta: string[] = [];
@@ -316,8 +407,7 @@ function translate(error: unknown, requests: readonly AppendRequest[]): unknown 
   const code = (error as { code?: string }).code;
   const constraint = (error as { constraint?: string }).constraint;
   if (code === WRONG_REVISION) {
-    const stream = (error as { detail?: string }).detail ?? '?';
-    return new WrongExpectedRevision(stream, requests.find((request) => request.stream === stream)?.expectedRevision ?? 'any');
+    return wrongRevision((error as { detail?: string }).detail ?? '?', requests);
   }
   // A deadlock or a racing first append to the same stream is a concurrency conflict like any other.
   if (code === DEADLOCK || (code === UNIQUE_VIOLATION && constraint?.startsWith('es_'))) {

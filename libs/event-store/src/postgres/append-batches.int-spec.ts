@@ -1,0 +1,118 @@
+import { randomUUID } from 'node:crypto';
+import { Pool, PoolClient } from 'pg';
+import { createTestDatabase, TestDatabase } from '#test/support/database.js';
+import { AppendRequest, AppendResult, NO_STREAM, WrongExpectedRevision } from '../port.js';
+import { send } from './sql-client.js';
+import { PostgresEventStore } from './postgres-event-store.js';
+
+/** A connection pool whose COMMITs lose their socket: after the server committed, or before (the COMMIT becomes a ROLLBACK). */
+function cuttingAtCommit(pool: Pool, when: 'after' | 'before'): Pool {
+  const connect = async () => {
+    const client = await pool.connect();
+    return new Proxy(client, {
+      get(target, key) {
+        if (key !== 'query') return Reflect.get(target, key);
+        return async (text: unknown, ...rest: unknown[]) => {
+          const run = target.query as (...args: unknown[]) => Promise<unknown>;
+          if (typeof text !== 'string' || !/(^|;\n)COMMIT$/.test(text)) return run.call(target, text, ...rest);
+          await run.call(target, when === 'after' ? text : text.replace(/COMMIT$/, 'ROLLBACK'));
+          throw new Error('Connection terminated unexpectedly');
+        };
+      },
+    }) as PoolClient;
+  };
+  return { connect, query: pool.query.bind(pool) } as unknown as Pool;
+}
+
+describe('appends that arrive together share one transaction (AppendBatches on PostgreSQL)', () => {
+  let db: TestDatabase;
+  let pool: Pool;
+
+  beforeAll(async () => {
+    db = await createTestDatabase('pl_batches');
+    pool = new Pool({ connectionString: db.url, max: 6 });
+    await new PostgresEventStore(pool).ensureSchema();
+    await pool.query('CREATE TABLE projected (stream text, revision int, PRIMARY KEY (stream, revision))');
+  });
+  afterAll(async () => {
+    await pool.end();
+    await db.drop();
+  });
+
+  /** A store whose projection writes a row per event, and fails (at the COMMIT) for an event asking it to. */
+  function storeOn(on: Pool): PostgresEventStore {
+    const store = new PostgresEventStore(on);
+    store.addInlineProjector(async (tx, events) => {
+      for (const event of events) {
+        await send(tx, 'INSERT INTO projected (stream, revision) VALUES ($1, $2)', [event.stream, event.revision]);
+        if ((event.data as { poison?: boolean }).poison) await send(tx, 'SELECT 1 / 0');
+      }
+    });
+    return store;
+  }
+
+  const one = (stream: string, expectedRevision: number, data: object = {}): AppendRequest[] =>
+    [{ stream, expectedRevision, events: [{ type: 'Happened', data, metadata: { requestId: `req-${randomUUID()}` } }] }];
+  const fresh = (n: number) => Array.from({ length: n }, () => `s-${randomUUID()}`);
+  /** A first append, written alone, and those made in the same tick, which wait for it and are then written together. */
+  const together = (store: PostgresEventStore, appends: AppendRequest[][]) =>
+    Promise.allSettled([one(`lead-${randomUUID()}`, NO_STREAM), ...appends].map((append) => store.append(append))).then((all) => all.slice(1));
+  const projected = async (streams: string[]) =>
+    (await pool.query('SELECT stream FROM projected WHERE stream = ANY($1) ORDER BY stream', [streams])).rows.map((row) => row.stream);
+  const heads = async (streams: string[]) => Object.fromEntries((await pool.query(
+    'SELECT stream_id, revision FROM es_streams WHERE stream_id = ANY($1)', [streams])).rows.map((row) => [row.stream_id, Number(row.revision)]));
+
+  it('writes them in one transaction; a stream that moved refuses only its own append, which leaves no trace', async () => {
+    const store = storeOn(pool);
+    const [taken] = fresh(1);
+    await store.append(one(taken, NO_STREAM));
+    const streams = fresh(5);
+    const twin = `twin-${randomUUID()}`;
+    const outcomes = await together(store, [...streams.map((s) => one(s, NO_STREAM)), one(taken, NO_STREAM), one(twin, NO_STREAM), one(twin, NO_STREAM)]);
+
+    const written = outcomes.filter((o): o is PromiseFulfilledResult<AppendResult> => o.status === 'fulfilled').map((o) => o.value);
+    expect(written).toHaveLength(6);
+    expect(new Set(written.map((w) => w.position.commit)).size).toBe(1);
+    expect(outcomes.slice(0, 5).every((o) => o.status === 'fulfilled')).toBe(true);
+    const refusedTaken = outcomes[5];
+    expect(refusedTaken.status === 'rejected' && refusedTaken.reason).toEqual(new WrongExpectedRevision(taken, NO_STREAM));
+    expect(outcomes.slice(6).map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
+
+    for (const s of [...streams, twin]) expect(await store.readStream(s)).toHaveLength(1);
+    expect(await store.readStream(taken)).toHaveLength(1);
+    expect(await projected([...streams, taken, twin])).toEqual([...streams, taken, twin].sort());
+    expect(await heads([taken, twin])).toEqual({ [taken]: 0, [twin]: 0 });
+  });
+
+  it('a transaction that fails as a whole is written again append by append: only the failing one fails', async () => {
+    const store = storeOn(pool);
+    const [good1, poisoned, good2] = fresh(3);
+    const outcomes = await together(store, [one(good1, NO_STREAM), one(poisoned, NO_STREAM, { poison: true }), one(good2, NO_STREAM)]);
+
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(String((outcomes[1] as PromiseRejectedResult).reason)).toMatch(/division by zero/);
+    expect(await store.readStream(good1)).toHaveLength(1);
+    expect(await store.readStream(good2)).toHaveLength(1);
+    expect(await store.readStream(poisoned)).toEqual([]);
+    expect(await projected([good1, poisoned, good2])).toEqual([good1, good2].sort());
+    expect(await heads([poisoned])).toEqual({});
+  });
+
+  it('answers every append of the transaction written when its COMMIT was cut off after the server committed', async () => {
+    const store = storeOn(cuttingAtCommit(pool, 'after'));
+    const streams = fresh(3);
+    const outcomes = await together(store, streams.map((s) => one(s, NO_STREAM)));
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);
+    for (const s of streams) expect(await new PostgresEventStore(pool).readStream(s)).toHaveLength(1);
+  });
+
+  it('answers every append of the transaction failed when its COMMIT was cut off before, and writes none of them', async () => {
+    const store = storeOn(cuttingAtCommit(pool, 'before'));
+    const streams = fresh(3);
+    const outcomes = await together(store, streams.map((s) => one(s, NO_STREAM)));
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    for (const o of outcomes) expect(String((o as PromiseRejectedResult).reason)).toMatch(/Connection terminated unexpectedly/);
+    for (const s of streams) expect(await new PostgresEventStore(pool).readStream(s)).toEqual([]);
+    expect(await projected(streams)).toEqual([]);
+  });
+});

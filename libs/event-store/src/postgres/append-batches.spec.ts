@@ -1,0 +1,106 @@
+import { AppendRequest, AppendResult, START, WrongExpectedRevision } from '../port.js';
+import { AppendBatches, AppendWriter, BatchOutcome, MAX_BATCH } from './append-batches.js';
+
+const append = (stream: string): AppendRequest[] => [{ stream, expectedRevision: -1, events: [{ type: 'Happened', data: {} }] }];
+const resultOf = (ordered: readonly AppendRequest[]): AppendResult => ({ position: START, revisions: { [ordered[0].stream]: 0 } });
+const streamsOf = (batch: readonly (readonly AppendRequest[])[]) => batch.map((ordered) => ordered[0].stream);
+
+/** A writer that records what it was asked to write and finishes each write when told to. */
+function recordingWriter(answer: (stream: string) => 'written' | 'refused' = () => 'written') {
+  const writes: { kind: 'alone' | 'together'; streams: string[]; finish(): void }[] = [];
+  let failTogether = false;
+  const pending = <T>(kind: 'alone' | 'together', streams: string[], outcome: () => T) => new Promise<T>((resolve, reject) => {
+    writes.push({ kind, streams, finish: () => { try { resolve(outcome()); } catch (error) { reject(error); } } });
+  });
+  const writer: AppendWriter = {
+    alone: (ordered) => pending('alone', streamsOf([ordered]), () => {
+      if (answer(ordered[0].stream) === 'refused') throw new WrongExpectedRevision(ordered[0].stream, -1);
+      return resultOf(ordered);
+    }),
+    together: (batch) => pending('together', streamsOf(batch), () => {
+      if (failTogether) throw new Error('a projection failed');
+      return batch.map((ordered): BatchOutcome => (answer(ordered[0].stream) === 'refused'
+        ? { refused: new WrongExpectedRevision(ordered[0].stream, -1) } : { written: resultOf(ordered) }));
+    }),
+  };
+  return { writer, writes, failNextTogether: () => { failTogether = true; } };
+}
+
+/** Lets every promise callback queued so far run. */
+const settled = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('AppendBatches: appends that arrive while another is written share the next transaction', () => {
+  it('writes a lone append alone, at once', async () => {
+    const { writer, writes } = recordingWriter();
+    const batches = new AppendBatches(writer);
+    const done = batches.append(append('a'));
+    expect(writes.map((w) => [w.kind, w.streams])).toEqual([['alone', ['a']]]);
+    writes[0].finish();
+    await expect(done).resolves.toEqual(resultOf(append('a')));
+  });
+
+  it('writes those that arrived meanwhile together, in arrival order, one write at a time and at most MAX_BATCH per transaction', async () => {
+    const { writer, writes } = recordingWriter();
+    const batches = new AppendBatches(writer);
+    const streams = Array.from({ length: MAX_BATCH + 3 }, (_, i) => `s${i}`);
+    const done = [batches.append(append('first')), ...streams.map((s) => batches.append(append(s)))];
+    expect(writes).toHaveLength(1);
+    writes[0].finish();
+    await settled();
+    expect(writes.map((w) => [w.kind, w.streams])).toEqual([['alone', ['first']], ['together', streams.slice(0, MAX_BATCH)]]);
+    writes[1].finish();
+    await settled();
+    expect(writes.map((w) => [w.kind, w.streams]).slice(2)).toEqual([['together', streams.slice(MAX_BATCH)]]);
+    writes[2].finish();
+    const results = await Promise.all(done);
+    expect(results.map((r) => Object.keys(r.revisions)[0])).toEqual(['first', ...streams]);
+  });
+
+  it('gives each append of a transaction its own outcome: a refused one fails alone', async () => {
+    const { writer, writes } = recordingWriter((stream) => (stream === 'moved' ? 'refused' : 'written'));
+    const batches = new AppendBatches(writer);
+    const first = batches.append(append('first'));
+    const [a, moved, b] = ['a', 'moved', 'b'].map((s) => batches.append(append(s)));
+    writes[0].finish();
+    await settled();
+    writes[1].finish();
+    await expect(first).resolves.toBeDefined();
+    await expect(a).resolves.toEqual(resultOf(append('a')));
+    await expect(moved).rejects.toBeInstanceOf(WrongExpectedRevision);
+    await expect(b).resolves.toEqual(resultOf(append('b')));
+  });
+
+  it('writes the appends of a transaction that failed as a whole again, one by one, each answered as it alone would be', async () => {
+    const { writer, writes, failNextTogether } = recordingWriter((stream) => (stream === 'moved' ? 'refused' : 'written'));
+    const batches = new AppendBatches(writer);
+    void batches.append(append('first'));
+    const outcomes = Promise.allSettled(['a', 'moved', 'b'].map((s) => batches.append(append(s))));
+    failNextTogether();
+    writes[0].finish();
+    await settled();
+    writes[1].finish();
+    for (let i = 2; i < 5; i++) {
+      await settled();
+      writes[i].finish();
+    }
+    const [a, moved, b] = await outcomes;
+    expect(a).toEqual({ status: 'fulfilled', value: resultOf(append('a')) });
+    expect(moved.status === 'rejected' && moved.reason).toBeInstanceOf(WrongExpectedRevision);
+    expect(b).toEqual({ status: 'fulfilled', value: resultOf(append('b')) });
+    expect(writes.map((w) => [w.kind, w.streams])).toEqual([
+      ['alone', ['first']], ['together', ['a', 'moved', 'b']], ['alone', ['a']], ['alone', ['moved']], ['alone', ['b']],
+    ]);
+  });
+
+  it('goes on writing after an append alone failed', async () => {
+    const { writer, writes } = recordingWriter((stream) => (stream === 'moved' ? 'refused' : 'written'));
+    const batches = new AppendBatches(writer);
+    const moved = batches.append(append('moved'));
+    const later = batches.append(append('later'));
+    writes[0].finish();
+    await expect(moved).rejects.toBeInstanceOf(WrongExpectedRevision);
+    await settled();
+    writes[1].finish();
+    await expect(later).resolves.toEqual(resultOf(append('later')));
+  });
+});
