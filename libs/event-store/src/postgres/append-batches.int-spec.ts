@@ -98,6 +98,30 @@ describe('appends that arrive together share one transaction (AppendBatches on P
     expect(await heads([poisoned])).toEqual({});
   });
 
+  it('does not wait long for a lock another transaction holds: its appends are then written one by one', async () => {
+    const store = storeOn(pool);
+    const [held, ...free] = fresh(3);
+    await store.append(one(held, NO_STREAM));
+    const holder = await pool.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT 1 FROM es_streams WHERE stream_id = $1 FOR UPDATE', [held]);
+      const outcomes = together(store, [one(free[0], NO_STREAM), one(held, 0), one(free[1], NO_STREAM)]);
+      // Written alone, the appends to the free streams need not wait for the lock to be released.
+      const freeWritten = Promise.all(free.map(async (s) => {
+        while ((await store.readStream(s)).length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      }));
+      await expect(Promise.race([freeWritten.then(() => 'written'), new Promise((resolve) => setTimeout(resolve, 2000, 'waiting'))])).resolves.toBe('written');
+      await holder.query('COMMIT');
+      const written = (await outcomes).map((o) => (o.status === 'fulfilled' ? o.value.position.commit : o.reason));
+      expect(written.every((w) => typeof w === 'bigint')).toBe(true);
+      expect(new Set(written).size).toBe(3);
+    } finally {
+      await holder.query('ROLLBACK').catch(() => undefined);
+      holder.release();
+    }
+  });
+
   it('answers every append of the transaction written when its COMMIT was cut off after the server committed', async () => {
     const store = storeOn(cuttingAtCommit(pool, 'after'));
     const streams = fresh(3);

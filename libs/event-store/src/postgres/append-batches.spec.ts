@@ -70,7 +70,7 @@ describe('AppendBatches: appends that arrive while another is written share the 
     await expect(b).resolves.toEqual(resultOf(append('b')));
   });
 
-  it('writes the appends of a transaction that failed as a whole again, one by one, each answered as it alone would be', async () => {
+  it('writes the appends of a transaction that failed as a whole again, each in its own transaction and at once, each answered as it alone would be', async () => {
     const { writer, writes, failNextTogether } = recordingWriter((stream) => (stream === 'moved' ? 'refused' : 'written'));
     const batches = new AppendBatches(writer);
     void batches.append(append('first'));
@@ -79,10 +79,10 @@ describe('AppendBatches: appends that arrive while another is written share the 
     writes[0].finish();
     await settled();
     writes[1].finish();
-    for (let i = 2; i < 5; i++) {
-      await settled();
-      writes[i].finish();
-    }
+    await settled();
+    // All three at once, each in its own transaction, not one after the other.
+    expect(writes).toHaveLength(5);
+    for (let i = 2; i < 5; i++) writes[i].finish();
     const [a, moved, b] = await outcomes;
     expect(a).toEqual({ status: 'fulfilled', value: resultOf(append('a')) });
     expect(moved.status === 'rejected' && moved.reason).toBeInstanceOf(WrongExpectedRevision);

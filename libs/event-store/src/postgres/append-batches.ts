@@ -33,12 +33,12 @@ interface Waiting {
  * every es_append in one message, the projections' statements with the one COMMIT. A batch costs
  * the round trips of one append alone; a lone append is written as before, without waiting.
  *
- * One write is in flight at a time, so the appends of this process never wait on each other's
- * locks (two batches could otherwise each hold a row the other's projections want). Each append
+ * One batch is in flight at a time: two could each hold a row the other's projections want
+ * (a project's usage hours), and a batch that waits for a lock gives up soon. Each append
  * keeps its own outcome: one whose stream moved is refused alone (es_append_or_conflict) and the
- * others are written. A transaction that fails as a whole (a projection's statement, a deadlock
- * with another process) wrote nothing, and its appends are written again one by one, so each
- * gets the answer it would have had alone.
+ * others are written. A transaction that fails as a whole (a projection's statement, a lock
+ * awaited too long: see BATCH_LOCK_TIMEOUT) wrote nothing, and its appends are written again,
+ * each in a transaction of its own, so each gets the answer it would have had alone.
  */
 export class AppendBatches {
   private readonly waiting: Waiting[] = [];
@@ -71,7 +71,9 @@ export class AppendBatches {
     try {
       outcomes = await this.writer.together(batch.map((waiting) => waiting.ordered));
     } catch {
-      for (const waiting of batch) await settle(waiting, this.writer.alone(waiting.ordered));
+      // Each in a transaction of its own, as appends were before batches: one that waits for a
+      // lock (that of another process's append) holds up neither the others nor the next batch.
+      for (const waiting of batch) void settle(waiting, this.writer.alone(waiting.ordered));
       return;
     }
     batch.forEach((waiting, i) => {

@@ -53,6 +53,13 @@ const ES_APPEND_OR_CONFLICT = ES_APPEND.replace('es_append(', 'es_append_or_conf
  * one that transaction waits for.
  */
 const LOCK_STREAMS = 'SELECT 1 FROM es_streams WHERE stream_id = ANY($1::text[]) ORDER BY stream_id FOR NO KEY UPDATE';
+/**
+ * How long a shared transaction waits for a lock before it gives up and its appends are written
+ * one by one. Its projections lock rows that are no stream's (a project's usage hours) in the
+ * order of its appends, so two processes' batches can wait for each other; PostgreSQL would
+ * break that after deadlock_timeout (1 s by default), far longer than an append takes.
+ */
+const BATCH_LOCK_TIMEOUT = '100ms';
 
 export interface PostgresEventStoreOptions {
   readonly pollIntervalMs?: number;
@@ -150,6 +157,7 @@ export class PostgresEventStore implements EventStore {
     try {
       const tx = new BatchedSql(client);
       tx.defer('BEGIN');
+      tx.defer(`SET LOCAL lock_timeout = '${BATCH_LOCK_TIMEOUT}'`);
       tx.defer(LOCK_STREAMS, [[...new Set(batch.flatMap((ordered) => ordered.map((request) => request.stream)))].sort()]);
       // Every append in one message: a batch costs the round trips of one append alone.
       const answers = await tx.queryEach(batch.map((ordered) => ({ text: ES_APPEND_OR_CONFLICT, params: esAppendParams(ordered) })));
