@@ -178,7 +178,8 @@ export class PostgresEventStore implements EventStore {
       await client.query([...closing, 'COMMIT'].join(';\n'));
       return outcomes;
     } catch (error) {
-      // Every append refused: nothing was to be written, whatever became of the COMMIT.
+      // No event to write (every append refused, or none had events): the outcomes stand,
+      // whatever became of the COMMIT.
       if (committing && !mark) return outcomes;
       if (committing && mark && outcomeInDoubt(error)) {
         client.release(true);
