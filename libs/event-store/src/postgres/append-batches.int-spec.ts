@@ -1,28 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { Pool, PoolClient } from 'pg';
+import { Pool } from 'pg';
 import { createTestDatabase, TestDatabase } from '#test/support/database.js';
+import { cuttingAtCommit } from '#test/support/cut-at-commit.js';
 import { AppendRequest, AppendResult, NO_STREAM, WrongExpectedRevision } from '../port.js';
 import { send } from './sql-client.js';
 import { PostgresEventStore } from './postgres-event-store.js';
-
-/** A connection pool whose COMMITs lose their socket: after the server committed, or before (the COMMIT becomes a ROLLBACK). */
-function cuttingAtCommit(pool: Pool, when: 'after' | 'before'): Pool {
-  const connect = async () => {
-    const client = await pool.connect();
-    return new Proxy(client, {
-      get(target, key) {
-        if (key !== 'query') return Reflect.get(target, key);
-        return async (text: unknown, ...rest: unknown[]) => {
-          const run = target.query as (...args: unknown[]) => Promise<unknown>;
-          if (typeof text !== 'string' || !/(^|;\n)COMMIT$/.test(text)) return run.call(target, text, ...rest);
-          await run.call(target, when === 'after' ? text : text.replace(/COMMIT$/, 'ROLLBACK'));
-          throw new Error('Connection terminated unexpectedly');
-        };
-      },
-    }) as PoolClient;
-  };
-  return { connect, query: pool.query.bind(pool) } as unknown as Pool;
-}
 
 describe('appends that arrive together share one transaction (AppendBatches on PostgreSQL)', () => {
   let db: TestDatabase;

@@ -1,30 +1,9 @@
-import { Pool, PoolClient } from 'pg';
+import { Pool } from 'pg';
 import { randomUUID } from 'node:crypto';
 import { createTestDatabase, TestDatabase } from '#test/support/database.js';
+import { cuttingAtCommit } from '#test/support/cut-at-commit.js';
 import { CommitOutcomeUnknown, resolveCommit } from './commit-outcome.js';
 import { PostgresEventStore } from './postgres-event-store.js';
-
-/**
- * A pool whose connections lose their socket right at COMMIT: after the server committed
- * ('after'), or before it could ('before', the COMMIT becomes a ROLLBACK). The client sees the
- * same error either way, as node-postgres reports a socket closed under a COMMIT.
- */
-function cuttingAtCommit(pool: Pool, when: 'after' | 'before'): Pool {
-  const connect = async () => {
-    const client = await pool.connect();
-    return new Proxy(client, {
-      get(target, key) {
-        if (key !== 'query') return Reflect.get(target, key);
-        return async (text: unknown, ...rest: unknown[]) => {
-          if (text !== 'COMMIT') return (target.query as (...args: unknown[]) => unknown)(text, ...rest);
-          await target.query(when === 'after' ? 'COMMIT' : 'ROLLBACK');
-          throw new Error('Connection terminated unexpectedly');
-        };
-      },
-    }) as PoolClient;
-  };
-  return { connect, query: pool.query.bind(pool) } as unknown as Pool;
-}
 
 describe('a COMMIT whose connection is lost (in doubt)', () => {
   let db: TestDatabase;
