@@ -1,5 +1,5 @@
 import { Agent, request } from 'node:http';
-import { HttpReply, oneShot } from './one-shot-http.js';
+import { HttpReply, IDLE_MS, oneShot } from './one-shot-http.js';
 
 export type { HttpReply } from './one-shot-http.js';
 
@@ -7,8 +7,9 @@ export type { HttpReply } from './one-shot-http.js';
  * A client for one server, speaking as the admin token at one microversion. Keep-alive unless
  * told otherwise: upstream's gate opens a new connection per request, as `keepAlive: false` does.
  * `lean` makes each such request as ApacheBench does (one-shot-http.ts), for the phases whose
- * CPU is measured; loading keeps Node's client, with which upstream's uWSGI was never seen to
- * stall (twice in five runs with the lean one, every thread of a worker asleep, cause unknown).
+ * CPU is measured; loading keeps Node's client, with which upstream's uWSGI stalled less often
+ * (twice in five runs with the lean one, every thread of a worker asleep, cause unknown; once on
+ * 2026-11-27 with Node's, loading the claims' shape). Either fails the bench after a minute of silence.
  */
 export class BenchClient {
   private readonly agent: Agent;
@@ -33,6 +34,8 @@ export class BenchClient {
         res.on('error', reject);
       });
       req.on('error', reject);
+      // A server that stops answering (upstream's uWSGI once did, mid-load) fails the bench instead of hanging it.
+      req.setTimeout(IDLE_MS, () => req.destroy(new Error(`${method} ${path}: no answer for ${IDLE_MS / 1000} s`)));
       // Node adds content-length for a body written with end().
       req.end(payload);
     });

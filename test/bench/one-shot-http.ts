@@ -9,7 +9,7 @@ export interface HttpReply {
 const HEADERS_END = Buffer.from('\r\n\r\n');
 const LAST_CHUNK = Buffer.from('0\r\n\r\n');
 /** Upstream's slowest answers in the benches take a few seconds (nested-1000 unlimited under load). */
-const IDLE_MS = 60_000;
+export const IDLE_MS = 60_000;
 
 /** A chunked body (RFC 9112 7.1) decoded, or null while it is not whole; trailers are not expected. */
 function unchunk(raw: Buffer): Buffer | null {
