@@ -42,9 +42,8 @@ export class BatchedSql implements SqlClient {
     if (this.held.length === 0) {
       return params === undefined ? this.client.query<R>(text) : this.client.query<R>({ name: statementName(text), text, values: params });
     }
-    const statements = await this.render([...this.held.splice(0), { text, params }]);
-    const results = await this.client.query(statements.join(';\n')) as unknown as QueryResult<R> | QueryResult<R>[];
-    return Array.isArray(results) ? results[results.length - 1] : results;
+    const [result] = await this.queryEach<R>([{ text, params }]);
+    return result;
   }
 
   /**
