@@ -87,6 +87,11 @@ export class ProviderIndex {
     return this.nodes.size;
   }
 
+  /** The index's clock: it moves forward with every change, so an unchanged value means an unchanged index. */
+  get version(): number {
+    return this.clock;
+  }
+
   get(uuid: string): ProviderNode | undefined {
     return this.nodes.get(uuid);
   }

@@ -160,8 +160,15 @@ export class Combiner {
   private reusing({ answers, index, key }: NonNullable<CombineOptions['reuse']>): number {
     const slices: TreeSlice[] = (this.slices = []);
     let trees = 0;
-    for (const root of this.plans[0].choices.anchors()) {
-      if (this.full) break;
+    const kept = answers.anchors(index, key);
+    const walked: ProviderNode[] | null = kept ? null : [];
+    let whole = true;
+    for (const root of kept ?? this.plans[0].choices.anchors()) {
+      if (this.full) {
+        whole = false;
+        break;
+      }
+      walked?.push(root);
       let part = answers.valid(root, key);
       let taken: readonly Candidate[];
       if (part) {
@@ -179,6 +186,7 @@ export class Combiner {
       trees++;
       slices.push({ root, members: part ? part.members : index.tree(root), candidates: taken, part });
     }
+    if (walked && whole) answers.keepAnchors(index, key, walked);
     return trees;
   }
 
