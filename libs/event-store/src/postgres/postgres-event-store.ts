@@ -50,9 +50,10 @@ const ES_APPEND_OR_CONFLICT = ES_APPEND.replace('es_append(', 'es_append_or_conf
 /**
  * A shared transaction takes every lock on its streams first, in one order, as an append alone
  * does: a batch then never waits for a stream another process's transaction holds while holding
- * one that transaction waits for.
+ * one that transaction waits for. That order is append()'s sort, by code point: "C" collation,
+ * whatever the database's own (en_US orders 'trait-CUSTOM_A' and 'trait-CUSTOMB' the other way).
  */
-const LOCK_STREAMS = 'SELECT 1 FROM es_streams WHERE stream_id = ANY($1::text[]) ORDER BY stream_id FOR NO KEY UPDATE';
+const LOCK_STREAMS = 'SELECT 1 FROM es_streams WHERE stream_id = ANY($1::text[]) ORDER BY stream_id COLLATE "C" FOR NO KEY UPDATE';
 /**
  * How long a shared transaction waits for a lock before it gives up and its appends are written
  * one by one. Its projections lock rows that are no stream's (a project's usage hours) in the
@@ -158,7 +159,7 @@ export class PostgresEventStore implements EventStore {
       const tx = new BatchedSql(client);
       tx.defer('BEGIN');
       tx.defer(`SET LOCAL lock_timeout = '${BATCH_LOCK_TIMEOUT}'`);
-      tx.defer(LOCK_STREAMS, [[...new Set(batch.flatMap((ordered) => ordered.map((request) => request.stream)))].sort()]);
+      tx.defer(LOCK_STREAMS, [[...new Set(batch.flatMap((ordered) => ordered.map((request) => request.stream)))]]);
       // Every append in one message: a batch costs the round trips of one append alone.
       const answers = await tx.queryEach(batch.map((ordered) => ({ text: ES_APPEND_OR_CONFLICT, params: esAppendParams(ordered) })));
       for (const [i, ordered] of batch.entries()) {
