@@ -162,12 +162,8 @@ export class Combiner {
     let trees = 0;
     const kept = answers.anchors(index, key);
     const walked: ProviderNode[] | null = kept ? null : [];
-    let whole = true;
     for (const root of kept ?? this.plans[0].choices.anchors()) {
-      if (this.full) {
-        whole = false;
-        break;
-      }
+      if (this.full) break;
       walked?.push(root);
       let part = answers.valid(root, key);
       let taken: readonly Candidate[];
@@ -186,7 +182,8 @@ export class Combiner {
       trees++;
       slices.push({ root, members: part ? part.members : index.tree(root), candidates: taken, part });
     }
-    if (walked && whole) answers.keepAnchors(index, key, walked);
+    // Not full: the walk was not cut short (a cap met at the last tree keeps nothing, as for its part).
+    if (walked && !this.full) answers.keepAnchors(index, key, walked);
     return trees;
   }
 
