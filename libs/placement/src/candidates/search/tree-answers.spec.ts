@@ -1,91 +1,15 @@
-import { ActiveProvider } from '#domain/index.js';
+import { INDEX_WRITES, nestedTree, putChanged, REQUESTS, seen } from '#test/support/candidate-fixtures.js';
 import { seededRandom } from '#test/support/seeded-random.js';
 import { NameCatalog } from '../index/name-catalog.js';
-import { activeProvider, indexOf, PlainProvider } from '../index/plain-index.js';
-import { ProviderIndex, SHARES_VIA_AGGREGATE } from '../index/provider-index.js';
-import { CandidateRequest, SearchOptions } from '../request.js';
-import { Candidate } from './candidate.js';
-import { candidateRequest, group } from './request-builder.js';
-import { CandidateResult, searchCandidates } from './search.js';
+import { indexOf } from '../index/plain-index.js';
+import { SHARES_VIA_AGGREGATE } from '../index/provider-index.js';
+import { SearchOptions } from '../request.js';
+import { searchCandidates } from './search.js';
 import { TreeAnswers } from './tree-answers.js';
 
 const names = new NameCatalog();
 names.addTrait('CUSTOM_FOO');
 const OPTIONS: SearchOptions = { randomize: false, maxCandidates: null };
-
-/** A candidate as text: who gives what, and which providers met which group. */
-const text = (c: Candidate) => `${c.allocations.map((a) => `${a.provider.uuid}:${a.resources.map(([rc, n]) => `${rc}=${n}`).join(',')}`).join(' ')}`
-  + ` | ${c.mappings.map(([s, nodes]) => `${s}=${nodes.map((n) => n.uuid).join('+')}`).join(' ')}`;
-const seen = (result: CandidateResult) => ({ candidates: result.candidates.map(text), summaries: result.summaries.map((n) => n.uuid) });
-
-/** perfload-nested's tree: a compute node, two NUMA nodes with FPGAs, one with a vGPU. */
-function nestedTree(i: number): PlainProvider[] {
-  return [
-    { uuid: `cn${i}`, inventories: { DISK_GB: { total: 100 } }, traits: ['COMPUTE_VOLUME_MULTI_ATTACH'], aggregates: [i % 2 ? 'odd' : 'even'] },
-    { uuid: `numa${i}_0`, parent: `cn${i}`, inventories: { VCPU: { total: 4 }, MEMORY_MB: { total: 2048, step_size: 256 } }, traits: ['HW_NUMA_ROOT'] },
-    { uuid: `fpga${i}_0`, parent: `numa${i}_0`, inventories: { FPGA: { total: 1 } } },
-    { uuid: `pgpu${i}_0`, parent: `numa${i}_0`, inventories: { VGPU: { total: 8 } } },
-    { uuid: `numa${i}_1`, parent: `cn${i}`, inventories: { VCPU: { total: 4 }, MEMORY_MB: { total: 2048 } }, traits: ['HW_NUMA_ROOT', 'CUSTOM_FOO'] },
-    { uuid: `fpga${i}_1a`, parent: `numa${i}_1`, inventories: { FPGA: { total: 1 } } },
-    { uuid: `fpga${i}_1b`, parent: `numa${i}_1`, inventories: { FPGA: { total: 1 } } },
-  ];
-}
-
-/** Requests of several forms: perfload-nested's, granular groups, isolate, root_required, member_of, below 1.29. */
-const REQUESTS: Record<string, CandidateRequest> = {
-  perfload: candidateRequest([
-    group('', { resources: [['DISK_GB', 10]], requiredTraits: [['COMPUTE_VOLUME_MULTI_ATTACH']] }),
-    group('_COMPUTE', { resources: [['VCPU', 1], ['MEMORY_MB', 256]], requiredTraits: [['CUSTOM_FOO']] }),
-    group('_FPGA', { resources: [['FPGA', 1]] }),
-  ], { groupPolicy: 'none', sameSubtrees: [['_COMPUTE', '_FPGA']] }),
-  spread: candidateRequest([group('', { resources: [['VCPU', 2], ['MEMORY_MB', 512], ['DISK_GB', 5]] })]),
-  isolate: candidateRequest([group('1', { resources: [['FPGA', 1]] }), group('2', { resources: [['FPGA', 1]] })], { groupPolicy: 'isolate' }),
-  rooted: candidateRequest([group('', { resources: [['VGPU', 2]] }), group('1', { resources: [['VCPU', 1]] })],
-    { groupPolicy: 'none', rootRequired: ['COMPUTE_VOLUME_MULTI_ATTACH'] }),
-  member: candidateRequest([group('', { resources: [['VCPU', 1], ['FPGA', 1]], memberOf: [['odd']] })]),
-  old: candidateRequest([group('', { resources: [['VCPU', 1], ['DISK_GB', 1]] })], { nestedAware: false }),
-};
-
-type Change = (index: ProviderIndex, random: ReturnType<typeof seededRandom>) => void;
-const some = (index: ProviderIndex, random: ReturnType<typeof seededRandom>) => random.pick([...index.roots()].flatMap((r) => index.tree(r)));
-const put = (index: ProviderIndex, state: ActiveProvider, changes: Partial<ActiveProvider>) => index.put(state.uuid, { ...state, ...changes });
-
-/** The writes a cloud makes: usage (claims), inventory, traits, aggregates, moves, providers coming and going. */
-const CHANGES: Change[] = [
-  (index, random) => {
-    const { state } = some(index, random);
-    const rc = Object.keys(state.inventories)[0];
-    if (rc) put(index, state, { usages: { ...state.usages, [rc]: random.int(state.inventories[rc].total + 1) } });
-  },
-  (index, random) => {
-    const { state } = some(index, random);
-    put(index, state, { inventories: { ...state.inventories, FPGA: activeProvider({ uuid: 'x', inventories: { FPGA: { total: random.int(3) } } }).inventories.FPGA } });
-  },
-  (index, random) => {
-    const { state } = some(index, random);
-    put(index, state, { traits: state.traits.includes('CUSTOM_FOO') ? state.traits.filter((t) => t !== 'CUSTOM_FOO') : [...state.traits, 'CUSTOM_FOO'] });
-  },
-  (index, random) => {
-    const { state } = some(index, random);
-    put(index, state, { aggregates: state.aggregates.length > 0 ? [] : [random.pick(['odd', 'even'])] });
-  },
-  (index, random) => {
-    // A provider moves under another tree's root (or becomes a root).
-    const node = some(index, random);
-    const target = random.pick(index.roots());
-    if (target.root === node.root) put(index, node.state, { parentUuid: null });
-    else put(index, node.state, { parentUuid: target.uuid });
-  },
-  (index, random) => {
-    const node = some(index, random);
-    if (node.children.length === 0) index.put(node.uuid, { status: 'deleted', uuid: node.uuid });
-  },
-  (index, random) => {
-    const parent = some(index, random);
-    const uuid = `new${random.int(1e9)}`;
-    index.put(uuid, activeProvider({ uuid, parent: parent.uuid, inventories: { FPGA: { total: 1 }, VCPU: { total: 2 } } }));
-  },
-];
 
 describe('answers kept per tree (TreeAnswers)', () => {
   it('gives exactly what a search without them gives, after every kind of write, with and without a limit', () => {
@@ -96,7 +20,7 @@ describe('answers kept per tree (TreeAnswers)', () => {
     const before = new Map<string, Set<unknown>>();
     let reused = 0;
     for (let step = 0; step < 300; step++) {
-      random.pick(CHANGES)(index, random);
+      random.pick(INDEX_WRITES)(index, random);
       for (const [name, request] of Object.entries(REQUESTS)) {
         for (const limit of [null, 1 + (step % 20)]) {
           const asked = { ...request, limit };
@@ -121,7 +45,7 @@ describe('answers kept per tree (TreeAnswers)', () => {
     const request = REQUESTS.perfload;
     const first = searchCandidates(index, names, request, OPTIONS, answers);
     const numa = index.get('numa1_1')!;
-    put(index, numa.state, { usages: { VCPU: 1 } });
+    putChanged(index, numa.state, { usages: { VCPU: 1 } });
     const second = searchCandidates(index, names, request, OPTIONS, answers);
     expect(second.candidates.slice(0, 2)).toEqual(first.candidates.slice(0, 2));
     expect(second.candidates[0]).toBe(first.candidates[0]);

@@ -1,0 +1,88 @@
+import { ActiveProvider } from '#domain/index.js';
+import { activeProvider, PlainProvider } from '#placement/candidates/index/plain-index.js';
+import { ProviderIndex, ProviderNode } from '#placement/candidates/index/provider-index.js';
+import { CandidateRequest } from '#placement/candidates/request.js';
+import { Candidate } from '#placement/candidates/search/candidate.js';
+import { candidateRequest, group } from '#placement/candidates/search/request-builder.js';
+import { CandidateResult } from '#placement/candidates/search/search.js';
+import { seededRandom } from './seeded-random.js';
+
+type Random = ReturnType<typeof seededRandom>;
+
+/** perfload-nested's tree: a compute node, two NUMA nodes with FPGAs, one with a vGPU. */
+export function nestedTree(i: number): PlainProvider[] {
+  return [
+    { uuid: `cn${i}`, inventories: { DISK_GB: { total: 100 } }, traits: ['COMPUTE_VOLUME_MULTI_ATTACH'], aggregates: [i % 2 ? 'odd' : 'even'] },
+    { uuid: `numa${i}_0`, parent: `cn${i}`, inventories: { VCPU: { total: 4 }, MEMORY_MB: { total: 2048, step_size: 256 } }, traits: ['HW_NUMA_ROOT'] },
+    { uuid: `fpga${i}_0`, parent: `numa${i}_0`, inventories: { FPGA: { total: 1 } } },
+    { uuid: `pgpu${i}_0`, parent: `numa${i}_0`, inventories: { VGPU: { total: 8 } } },
+    { uuid: `numa${i}_1`, parent: `cn${i}`, inventories: { VCPU: { total: 4 }, MEMORY_MB: { total: 2048 } }, traits: ['HW_NUMA_ROOT', 'CUSTOM_FOO'] },
+    { uuid: `fpga${i}_1a`, parent: `numa${i}_1`, inventories: { FPGA: { total: 1 } } },
+    { uuid: `fpga${i}_1b`, parent: `numa${i}_1`, inventories: { FPGA: { total: 1 } } },
+  ];
+}
+
+/** A candidate as text: who gives what, and which providers met which group. */
+const text = (c: Candidate) => `${c.allocations.map((a) => `${a.provider.uuid}:${a.resources.map(([rc, n]) => `${rc}=${n}`).join(',')}`).join(' ')}`
+  + ` | ${c.mappings.map(([s, nodes]) => `${s}=${nodes.map((n) => n.uuid).join('+')}`).join(' ')}`;
+export const seen = (result: CandidateResult) => ({ candidates: result.candidates.map(text), summaries: result.summaries.map((n) => n.uuid) });
+
+/** Requests of several forms: perfload-nested's, granular groups, isolate, root_required, member_of, below 1.29. */
+export const REQUESTS: Record<string, CandidateRequest> = {
+  perfload: candidateRequest([
+    group('', { resources: [['DISK_GB', 10]], requiredTraits: [['COMPUTE_VOLUME_MULTI_ATTACH']] }),
+    group('_COMPUTE', { resources: [['VCPU', 1], ['MEMORY_MB', 256]], requiredTraits: [['CUSTOM_FOO']] }),
+    group('_FPGA', { resources: [['FPGA', 1]] }),
+  ], { groupPolicy: 'none', sameSubtrees: [['_COMPUTE', '_FPGA']] }),
+  spread: candidateRequest([group('', { resources: [['VCPU', 2], ['MEMORY_MB', 512], ['DISK_GB', 5]] })]),
+  isolate: candidateRequest([group('1', { resources: [['FPGA', 1]] }), group('2', { resources: [['FPGA', 1]] })], { groupPolicy: 'isolate' }),
+  rooted: candidateRequest([group('', { resources: [['VGPU', 2]] }), group('1', { resources: [['VCPU', 1]] })],
+    { groupPolicy: 'none', rootRequired: ['COMPUTE_VOLUME_MULTI_ATTACH'] }),
+  member: candidateRequest([group('', { resources: [['VCPU', 1], ['FPGA', 1]], memberOf: [['odd']] })]),
+  old: candidateRequest([group('', { resources: [['VCPU', 1], ['DISK_GB', 1]] })], { nestedAware: false }),
+};
+
+export type IndexWrite = (index: ProviderIndex, random: Random) => void;
+
+/** Any provider of the index. */
+export const someProvider = (index: ProviderIndex, random: Random): ProviderNode => random.pick([...index.roots()].flatMap((r) => index.tree(r)));
+
+/** The provider's state with `changes`, as a write to it leaves it. */
+export const putChanged = (index: ProviderIndex, state: ActiveProvider, changes: Partial<ActiveProvider>) => index.put(state.uuid, { ...state, ...changes });
+
+/** The writes a cloud makes: usage (claims), inventory, traits, aggregates, moves, providers coming and going. */
+export const INDEX_WRITES: IndexWrite[] = [
+  (index, random) => {
+    const { state } = someProvider(index, random);
+    const rc = Object.keys(state.inventories)[0];
+    if (rc) putChanged(index, state, { usages: { ...state.usages, [rc]: random.int(state.inventories[rc].total + 1) } });
+  },
+  (index, random) => {
+    const { state } = someProvider(index, random);
+    putChanged(index, state, { inventories: { ...state.inventories, FPGA: activeProvider({ uuid: 'x', inventories: { FPGA: { total: random.int(3) } } }).inventories.FPGA } });
+  },
+  (index, random) => {
+    const { state } = someProvider(index, random);
+    putChanged(index, state, { traits: state.traits.includes('CUSTOM_FOO') ? state.traits.filter((t) => t !== 'CUSTOM_FOO') : [...state.traits, 'CUSTOM_FOO'] });
+  },
+  (index, random) => {
+    const { state } = someProvider(index, random);
+    putChanged(index, state, { aggregates: state.aggregates.length > 0 ? [] : [random.pick(['odd', 'even'])] });
+  },
+  (index, random) => {
+    // A provider moves under another tree's root (or becomes a root).
+    const node = someProvider(index, random);
+    const target = random.pick(index.roots());
+    if (target.root === node.root) putChanged(index, node.state, { parentUuid: null });
+    else putChanged(index, node.state, { parentUuid: target.uuid });
+  },
+  (index, random) => {
+    const node = someProvider(index, random);
+    if (node.children.length === 0) index.put(node.uuid, { status: 'deleted', uuid: node.uuid });
+  },
+  (index, random) => {
+    const parent = someProvider(index, random);
+    const uuid = `new${random.int(1e9)}`;
+    index.put(uuid, activeProvider({ uuid, parent: parent.uuid, inventories: { FPGA: { total: 1 }, VCPU: { total: 2 } } }));
+  },
+];
