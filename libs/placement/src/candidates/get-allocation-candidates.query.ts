@@ -3,6 +3,7 @@ import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { CandidateIndexService } from './candidate-index.service.js';
 import { CandidateRequest, SearchOptions } from './request.js';
 import { CandidateResult, searchCandidates } from './search/search.js';
+import { KeptResults } from './search/kept-results.js';
 import { TreeAnswers } from './search/tree-answers.js';
 
 /** How the service searches: read once from settings at start. */
@@ -21,9 +22,11 @@ export class GetAllocationCandidatesHandler implements IQueryHandler<GetAllocati
 
   /** The scheduler asks the same question over and over: trees nobody wrote to since answer as before. */
   private readonly answers = new TreeAnswers();
+  /** And before any write at all, the whole answer is the one given last time. */
+  private readonly results = new KeptResults();
 
   async execute({ request }: GetAllocationCandidates): Promise<CandidateResult> {
     const { index, names } = await this.candidates.current();
-    return searchCandidates(index, names, request, this.options, this.answers);
+    return this.results.answer(index, names, request, this.options, () => searchCandidates(index, names, request, this.options, this.answers));
   }
 }

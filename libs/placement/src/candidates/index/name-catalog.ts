@@ -21,6 +21,12 @@ function changes(names: ReadonlySet<string>, standard: ReadonlySet<string>) {
 export class NameCatalog {
   private readonly classes = new Set(STANDARD_RESOURCE_CLASSES);
   private readonly traits = new Set(STANDARD_TRAITS);
+  private changes = 0;
+
+  /** Moves forward whenever a name comes or goes, so an unchanged value means an unchanged catalog. */
+  get version(): number {
+    return this.changes;
+  }
 
   hasClass(name: string): boolean {
     return this.classes.has(name);
@@ -31,19 +37,21 @@ export class NameCatalog {
   }
 
   addClass(name: string): void {
+    if (!this.classes.has(name)) this.changes++;
     this.classes.add(name);
   }
 
   removeClass(name: string): void {
-    this.classes.delete(name);
+    if (this.classes.delete(name)) this.changes++;
   }
 
   addTrait(name: string): void {
+    if (!this.traits.has(name)) this.changes++;
     this.traits.add(name);
   }
 
   removeTrait(name: string): void {
-    this.traits.delete(name);
+    if (this.traits.delete(name)) this.changes++;
   }
 
   toSnapshot(): NameCatalogSnapshot {

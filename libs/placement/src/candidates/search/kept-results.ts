@@ -1,0 +1,43 @@
+import { NameCatalog } from '../index/name-catalog.js';
+import { ProviderIndex } from '../index/provider-index.js';
+import { CandidateRequest, SearchOptions } from '../request.js';
+import type { CandidateResult } from './search.js';
+
+/** Requests remembered with their answer: a scheduler asks a handful of questions (about one per flavor). */
+const RESULTS_KEPT = 16;
+
+/** The view an answer was computed from: an unchanged index and catalog give the same answer. */
+interface Kept {
+  readonly index: ProviderIndex;
+  readonly version: number;
+  readonly names: NameCatalog;
+  readonly namesVersion: number;
+  readonly result: CandidateResult;
+}
+
+/**
+ * Whole answers, per request (limit included), while nothing was written since: the search is a
+ * function of the index, the catalog and the request, except where candidates are shuffled. The
+ * same object is returned, so the API can keep what it made of it (its bytes). Schedulers asking
+ * the same question between two writes pay only for the read of the log's head.
+ */
+export class KeptResults {
+  private readonly kept = new Map<string, Kept>();
+
+  answer(index: ProviderIndex, names: NameCatalog, request: CandidateRequest, options: SearchOptions, search: () => CandidateResult): CandidateResult {
+    if (options.randomize) return search();
+    const text = JSON.stringify(request);
+    const hit = this.kept.get(text);
+    this.kept.delete(text);
+    if (hit && hit.index === index && hit.version === index.version && hit.names === names && hit.namesVersion === names.version) {
+      this.kept.set(text, hit);
+      return hit.result;
+    }
+    const asOf = { index, version: index.version, names, namesVersion: names.version };
+    const result = search();
+    if (this.kept.size >= RESULTS_KEPT) this.kept.delete(this.kept.keys().next().value!);
+    // Re-inserted last: the map's order is the order of last use.
+    this.kept.set(text, { ...asOf, result });
+    return result;
+  }
+}
