@@ -4,7 +4,8 @@ import type { RunningApp } from '../../apps/placement-api/src/bootstrap.js';
 
 /**
  * GET /allocation_candidates answers the same question again from each unchanged tree's kept
- * part (tree-answers.ts), in buffers used again once a reply finished (reply-buffers.ts). Over
+ * part (tree-answers.ts), or whole while nothing was written (kept-results.ts), in buffers used
+ * again once a reply finished (reply-buffers.ts). Over
  * HTTP: after a claim and an inventory change in two trees, the answer is exactly what a second process on
  * the same database, which has kept nothing, gives; and concurrent answers over 256 KB, the size
  * from which buffers are reused, all arrive whole and alike.
@@ -77,5 +78,39 @@ describe('allocation candidates: kept tree parts and reused buffers over HTTP', 
 
     const concurrent = await Promise.all(Array.from({ length: 20 }, () => get(app.baseUrl)));
     for (const body of concurrent) sameBody(body, after);
+  });
+
+  it('answers a question asked again with the kept answer only until a write, made here or by another process', async () => {
+    const before = await get(app.baseUrl);
+    sameBody(await get(app.baseUrl), before);
+    sameBody(await get(app.baseUrl), before);
+    // The other process claims a device of tree 2: this one reads it from the log before answering.
+    const claim = await fetch(`${sibling.url}/allocations/${randomUUID()}`, {
+      method: 'PUT',
+      headers: { 'x-auth-token': 'admin', 'openstack-api-version': 'placement 1.39', 'content-type': 'application/json' },
+      body: JSON.stringify({
+        allocations: { [roots[2]]: { resources: { VCPU: 1 } }, [children[2][0]]: { resources: { PCI_DEVICE: 2 } } },
+        project_id: randomUUID(), user_id: randomUUID(), consumer_generation: null, consumer_type: 'INSTANCE',
+      }),
+    });
+    expect(claim.status).toBe(204);
+    const after = await get(app.baseUrl);
+    expect(JSON.parse(after).allocation_requests.length).toBe(JSON.parse(before).allocation_requests.length - 7);
+    sameBody(after, await get(sibling.url));
+    sameBody(await get(app.baseUrl), after);
+  });
+
+  it('refuses a question asked again once a trait it names is gone, though no provider changed', async () => {
+    const ask = () => app.request('GET', '/allocation_candidates?resources=VCPU:1&required=CUSTOM_GONE_SOON', { version: '1.39' });
+    expect((await app.request('PUT', '/traits/CUSTOM_GONE_SOON', { version: '1.39' })).status).toBe(201);
+    for (const _again of [1, 2, 3]) {
+      const answer = await ask();
+      expect(answer.status).toBe(200);
+      expect(answer.body.allocation_requests).toEqual([]);
+    }
+    expect((await app.request('DELETE', '/traits/CUSTOM_GONE_SOON', { version: '1.39' })).status).toBe(204);
+    const refused = await ask();
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body)).toContain('No such trait(s): CUSTOM_GONE_SOON');
   });
 });

@@ -12,8 +12,9 @@ const index = indexOf([
   { uuid: 'numa', parent: 'cn', inventories: { SRIOV_NET_VF: { total: 4 } } },
 ]);
 const request = candidateRequest([group('', { resources: [['VCPU', 1]] }), group('_NET', { resources: [['SRIOV_NET_VF', 2]] })]);
-const result = searchCandidates(index, new NameCatalog(), request, { randomize: false, maxCandidates: null });
-const at = (version: string) => JSON.parse(presentCandidates(result, request, Version.parse(version)).toString('latin1'));
+const search = () => searchCandidates(index, new NameCatalog(), request, { randomize: false, maxCandidates: null });
+const result = search();
+const at = (version: string, answer = result) => JSON.parse(presentCandidates(answer, request, Version.parse(version)).toString('latin1'));
 
 describe('presentCandidates', () => {
   it('gives the list form before 1.12, ready for PUT /allocations of that time', () => {
@@ -43,10 +44,32 @@ describe('presentCandidates', () => {
   });
 
   it('follows a provider change in a summary it already rendered', () => {
-    expect(at('1.39').provider_summaries.cn.resources.VCPU.used).toBe(3);
+    expect(at('1.39', search()).provider_summaries.cn.resources.VCPU.used).toBe(3);
     const cn = index.get('cn')!;
     index.put('cn', { ...cn.state, usages: { VCPU: 5 } });
-    expect(at('1.39').provider_summaries.cn.resources.VCPU.used).toBe(5);
+    // After a write the search gives a new result (KeptResults): the same one is never presented again.
+    expect(at('1.39', search()).provider_summaries.cn.resources.VCPU.used).toBe(5);
+  });
+
+  it('keeps the body of a result presented again, apart from the reused buffers', () => {
+    const big = indexOf(Array.from({ length: 1200 }, (_v, i): PlainProvider => ({ uuid: `cn${i}`, inventories: { VCPU: { total: 8 } } })));
+    const vcpu = candidateRequest([group('', { resources: [['VCPU', 1]] })]);
+    const answer = searchCandidates(big, new NameCatalog(), vcpu, { randomize: false, maxCandidates: null });
+    const buffers = new ReplyBuffers();
+    const present = (version = '1.39') => presentCandidates(answer, vcpu, Version.parse(version), buffers);
+    const first = present();
+    const text = first.toString('latin1');
+    buffers.giveBack(first);
+    // Presented again: written anew, outside the reused buffers (else it would get the first's), and kept.
+    const second = present();
+    expect(second.buffer).not.toBe(first.buffer);
+    expect(present()).toBe(second);
+    // Given back as every reply is, the kept body is still not handed out for another answer.
+    buffers.giveBack(second);
+    for (const _answer of [1, 2]) buffers.take(second.buffer.byteLength)!.fill(0x20);
+    expect(present().toString('latin1') === text).toBe(true);
+    // Another shape (no mappings before 1.34) is another body.
+    expect(present('1.33').toString('latin1') === text.replace(/,"mappings":\{"":\["cn\d+"\]\}/g, '')).toBe(true);
   });
 
   it('writes the same bytes tree by tree from kept parts as from a whole search, at each shape from 1.29, after writes, with a limit', () => {

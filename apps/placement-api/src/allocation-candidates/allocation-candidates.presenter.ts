@@ -216,16 +216,40 @@ function presentTrees(trees: readonly TreeSlice[], shape: Shape, key: string, re
   return out.done();
 }
 
+/** Bodies larger than this are not kept (at most sixteen are, see KeptResults): nested-1000's unlimited answer is 2.4 MB, 100,000 providers' 45 MB. */
+const LARGEST_KEPT_BODY = 4 * 1024 * 1024;
+
+/**
+ * A result's body in one shape (see KeptResults: the search gives the same result object while
+ * nothing was written). Kept from its second presentation on: the first is written into a
+ * reused buffer, as every answer between two writes (a scheduler claiming after each) is.
+ */
+interface KeptBody { readonly key: string; bytes: Buffer | null }
+const keptBodies = new WeakMap<CandidateResult, KeptBody>();
+
 /**
  * The body of GET /allocation_candidates as JSON bytes. Written straight to a buffer because a
  * thousand candidates make about half a megabyte and this is the scheduler's hot path; into
- * one of `buffers`, when given, which the caller gives back once the reply is sent.
+ * one of `buffers`, when given, which the caller gives back once the reply is sent (a kept
+ * body never came from them, so it is never given back).
  */
 export function presentCandidates(result: CandidateResult, request: CandidateRequest, version: Version, buffers?: ReplyBuffers): Buffer {
   const shape = shapeOf(version);
+  const key = `${shape.dictForm}${shape.mappings}${shape.traits}${shape.tree}${shape.allClasses}`;
+  const kept = keptBodies.get(result);
+  if (kept?.key === key && kept.bytes) return kept.bytes;
+  if (kept?.key !== key) {
+    keptBodies.set(result, { key, bytes: null });
+    return writeBody(result, request, shape, key, buffers);
+  }
+  const bytes = writeBody(result, request, shape, key);
+  if (bytes.length <= LARGEST_KEPT_BODY) kept.bytes = bytes;
+  return bytes;
+}
+
+function writeBody(result: CandidateResult, request: CandidateRequest, shape: Shape, key: string, buffers?: ReplyBuffers): Buffer {
   const texts = new ResourcesText();
   const size = (result.candidates.length + result.summaries.length) * 320 + 64;
-  const key = `${shape.dictForm}${shape.mappings}${shape.traits}${shape.tree}${shape.allClasses}`;
   const requested = shape.allClasses ? null : new Set(request.groups.flatMap((g) => g.resources.map(([rc]) => rc)));
   const out = new AsciiWriter(size, buffers?.take(size));
   if (result.trees) return presentTrees(result.trees, shape, key, requested, out);

@@ -28,6 +28,13 @@ describe('ReplyBuffers', () => {
     expect(buffers.take(290_000)!.buffer).not.toBe(first.buffer);
   });
 
+  it('takes back only memory it handed out: an answer kept elsewhere is never written over', () => {
+    const buffers = new ReplyBuffers();
+    const kept = Buffer.allocUnsafe(300_000);
+    buffers.giveBack(kept);
+    expect(buffers.take(290_000)!.buffer).not.toBe(kept.buffer);
+  });
+
   it('does not hand out a buffer too small for the answer', () => {
     const buffers = new ReplyBuffers();
     buffers.giveBack(buffers.take(300_000)!);

@@ -15,13 +15,15 @@ const KEPT_BYTES = 32 * 1024 * 1024;
  */
 export class ReplyBuffers {
   private readonly idle: ArrayBuffer[] = [];
+  /** Memory handed out and not yet back: only it may come back (a kept answer's bytes never were lent). */
+  private readonly lent = new WeakSet<ArrayBuffer>();
 
   /** A buffer of at least `size` bytes, or null where a new one is as cheap. */
   take(size: number): Buffer | null {
     if (size < SMALLEST || size > LARGEST) return null;
     const at = this.idle.findIndex((buffer) => buffer.byteLength >= size);
-    if (at < 0) return Buffer.allocUnsafe(size);
-    const [buffer] = this.idle.splice(at, 1);
+    const buffer = at < 0 ? Buffer.allocUnsafe(size).buffer : this.idle.splice(at, 1)[0];
+    this.lent.add(buffer);
     return Buffer.from(buffer);
   }
 
@@ -31,7 +33,7 @@ export class ReplyBuffers {
    */
   giveBack(answer: Buffer): void {
     const buffer = answer.buffer;
-    if (!(buffer instanceof ArrayBuffer) || buffer.byteLength < SMALLEST || buffer.byteLength > LARGEST || this.idle.includes(buffer)) return;
+    if (!(buffer instanceof ArrayBuffer) || !this.lent.delete(buffer)) return;
     this.idle.push(buffer);
     // The oldest go first once the idle memory passes the bound.
     let kept = this.idle.reduce((sum, idle) => sum + idle.byteLength, 0);
