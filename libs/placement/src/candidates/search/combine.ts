@@ -160,11 +160,8 @@ export class Combiner {
   private reusing({ answers, index, key }: NonNullable<CombineOptions['reuse']>): number {
     const slices: TreeSlice[] = (this.slices = []);
     let trees = 0;
-    const kept = answers.anchors(index, key);
-    const walked: ProviderNode[] | null = kept ? null : [];
-    for (const root of kept ?? this.plans[0].choices.anchors()) {
+    for (const root of this.plans[0].choices.anchors()) {
       if (this.full) break;
-      walked?.push(root);
       let part = answers.valid(root, key);
       let taken: readonly Candidate[];
       if (part) {
@@ -182,8 +179,6 @@ export class Combiner {
       trees++;
       slices.push({ root, members: part ? part.members : index.tree(root), candidates: taken, part });
     }
-    // Not full: the walk was not cut short (a cap met at the last tree keeps nothing, as for its part).
-    if (walked && !this.full) answers.keepAnchors(index, key, walked);
     return trees;
   }
 

@@ -52,8 +52,6 @@ const KEYS_KEPT = 64;
 export class TreeAnswers {
   private readonly parts = new WeakMap<ProviderNode, TreePart>();
   private readonly keys = new Map<string, RequestKey>();
-  /** Per request, the anchors its last complete walk met, in order, and the index as it then stood. */
-  private readonly walks = new WeakMap<RequestKey, { readonly index: ProviderIndex; readonly version: number; readonly roots: readonly ProviderNode[] }>();
 
   /**
    * The request minus `limit` (a cap only cuts a tree's list short): parts are reused only for
@@ -74,21 +72,6 @@ export class TreeAnswers {
   valid(root: ProviderNode, key: RequestKey): TreePart | null {
     const part = this.parts.get(root);
     return part && part.key === key && part.stamp === root.stamp ? part : null;
-  }
-
-  /**
-   * The anchors the last complete walk for `key` met, in its order, if the index has not changed
-   * since: the walk would meet the same ones again. Schedulers asking the same question between
-   * two writes skip the walk over every provider of the class.
-   */
-  anchors(index: ProviderIndex, key: RequestKey): readonly ProviderNode[] | null {
-    const walk = this.walks.get(key);
-    return walk && walk.index === index && walk.version === index.version ? walk.roots : null;
-  }
-
-  /** What a walk for `key` met, all of it (a walk the cap cut short is not kept). */
-  keepAnchors(index: ProviderIndex, key: RequestKey, roots: readonly ProviderNode[]): void {
-    this.walks.set(key, { index, version: index.version, roots });
   }
 
   keep(index: ProviderIndex, root: ProviderNode, key: RequestKey, candidates: readonly Candidate[]): TreePart {
