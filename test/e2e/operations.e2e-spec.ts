@@ -117,6 +117,20 @@ describe('operations: metrics, health, readiness, OpenAPI', () => {
     expect(delta('placement_event_store_append_duration_seconds_count', { outcome: 'conflict' })).toBe(1);
   });
 
+  it('counts the transactions appends arriving together shared, and the appends they carried', async () => {
+    const before = await scrape();
+    // The first is written at once; the four arriving while it is share the next transaction.
+    const streams = Array.from({ length: 5 }, () => `shared-${randomUUID()}`);
+    await Promise.all(streams.map((stream) => app.running.database.eventStore.append([
+      { stream, expectedRevision: -1, events: [{ type: 'Nothing', data: {} }] },
+    ])));
+    const after = await scrape();
+    const delta = (name: string, labels?: Record<string, string>) => sample(after, name, labels) - sample(before, name, labels);
+    expect(delta('placement_event_store_shared_transactions_total', { outcome: 'together' })).toBe(1);
+    expect(delta('placement_event_store_shared_appends_total')).toBe(4);
+    expect(delta('placement_event_store_shared_transactions_total', { outcome: 'fell_back' })).toBe(0);
+  });
+
   it('exposes the allocation candidates histograms for the candidates engine to record into', async () => {
     const before = await scrape();
     app.running.operations.metrics.startCandidatesQuery()(12);

@@ -4,6 +4,7 @@ export * from './postgres/event-store-schema.js';
 export * from './postgres/sql-client.js';
 export * from './postgres/in-transaction.js';
 export { CommitOutcomeUnknown } from './postgres/commit-outcome.js';
+export { sharedTransactions } from './postgres/append-batches.js';
 export { hasEventLog } from './postgres/log-presence.js';
 export * from './postgres/jsonb-form.js';
 export { statementName } from './postgres/prepared.js';

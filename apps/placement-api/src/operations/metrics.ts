@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { sharedTransactions } from '#event-store/index.js';
 import type { AppendObserver, AppendOutcome } from '#event-store/instrumented-event-store.js';
 import { sentStatements } from '#placement/persistence/query-count.js';
 
@@ -81,6 +82,28 @@ export class PlacementMetrics implements AppendObserver {
     collect() {
       this.reset();
       this.inc(sentStatements.count);
+    },
+  });
+
+  readonly sharedTransactions = new Counter({
+    name: 'placement_event_store_shared_transactions_total',
+    help: 'Transactions several appends of this process shared (group commit), by outcome: together (each append answered by it), fell_back (failed as a whole; each append written again alone)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+    collect() {
+      this.reset();
+      this.inc({ outcome: 'together' }, sharedTransactions.together);
+      this.inc({ outcome: 'fell_back' }, sharedTransactions.fellBack);
+    },
+  });
+
+  readonly sharedAppends = new Counter({
+    name: 'placement_event_store_shared_appends_total',
+    help: 'Appends written in a transaction shared with others (group commit): divided by the shared transactions, how many share one',
+    registers: [this.registry],
+    collect() {
+      this.reset();
+      this.inc(sharedTransactions.appendsWritten);
     },
   });
 

@@ -1,5 +1,5 @@
 import { AppendRequest, AppendResult, START, WrongExpectedRevision } from '../port.js';
-import { AppendBatches, AppendWriter, BatchOutcome, MAX_BATCH } from './append-batches.js';
+import { AppendBatches, AppendWriter, BatchOutcome, MAX_BATCH, sharedTransactions } from './append-batches.js';
 
 const append = (stream: string): AppendRequest[] => [{ stream, expectedRevision: -1, events: [{ type: 'Happened', data: {} }] }];
 const resultOf = (ordered: readonly AppendRequest[]): AppendResult => ({ position: START, revisions: { [ordered[0].stream]: 0 } });
@@ -90,6 +90,29 @@ describe('AppendBatches: appends that arrive while another is written share the 
     expect(writes.map((w) => [w.kind, w.streams])).toEqual([
       ['alone', ['first']], ['together', ['a', 'moved', 'b']], ['alone', ['a']], ['alone', ['moved']], ['alone', ['b']],
     ]);
+  });
+
+  it('counts for /metrics the transactions shared, the appends written in them and those that fell back', async () => {
+    const before = { ...sharedTransactions };
+    const { writer, writes, failNextTogether } = recordingWriter((stream) => (stream === 'moved' ? 'refused' : 'written'));
+    const batches = new AppendBatches(writer);
+    void batches.append(append('first'));
+    const answered = Promise.allSettled(['a', 'moved', 'b'].map((s) => batches.append(append(s))));
+    writes[0].finish();
+    await settled();
+    // Meanwhile two more wait: their transaction will fail as a whole.
+    const fallen = Promise.allSettled(['c', 'd'].map((s) => batches.append(append(s))));
+    writes[1].finish();
+    await answered;
+    failNextTogether();
+    await settled();
+    writes[2].finish();
+    await settled();
+    for (const write of writes.slice(3)) write.finish();
+    await fallen;
+    // The lone first append is no shared transaction; 'moved' was refused, so not written.
+    expect({ together: sharedTransactions.together - before.together, appendsWritten: sharedTransactions.appendsWritten - before.appendsWritten,
+      fellBack: sharedTransactions.fellBack - before.fellBack }).toEqual({ together: 1, appendsWritten: 2, fellBack: 1 });
   });
 
   it('goes on writing after an append alone failed', async () => {

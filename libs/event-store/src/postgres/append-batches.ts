@@ -19,6 +19,14 @@ export interface AppendWriter {
  */
 export const MAX_BATCH = 16;
 
+/**
+ * What this process's batches did, for /metrics: transactions several appends shared that
+ * answered each append themselves, the appends written in them, and transactions that failed as
+ * a whole (each of their appends then written alone). A steady share falling back means batches
+ * wait on other processes' locks.
+ */
+export const sharedTransactions = { together: 0, appendsWritten: 0, fellBack: 0 };
+
 interface Waiting {
   readonly ordered: readonly AppendRequest[];
   resolve(result: AppendResult): void;
@@ -71,15 +79,19 @@ export class AppendBatches {
     try {
       outcomes = await this.writer.together(batch.map((waiting) => waiting.ordered));
     } catch {
+      sharedTransactions.fellBack++;
       // Each in a transaction of its own, as appends were before batches: one that waits for a
       // lock (that of another process's append) holds up neither the others nor the next batch.
       for (const waiting of batch) void settle(waiting, this.writer.alone(waiting.ordered));
       return;
     }
+    sharedTransactions.together++;
     batch.forEach((waiting, i) => {
       const outcome = outcomes[i];
-      if ('written' in outcome) waiting.resolve(outcome.written);
-      else waiting.reject(outcome.refused);
+      if ('written' in outcome) {
+        sharedTransactions.appendsWritten++;
+        waiting.resolve(outcome.written);
+      } else waiting.reject(outcome.refused);
     });
   }
 }
