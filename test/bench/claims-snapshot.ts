@@ -52,3 +52,25 @@ export async function databaseStatements(client: BenchClient): Promise<number | 
   if (reply.status !== 200 || !/^placement_database_statements_total /m.test(reply.body)) return null;
   return counterValue(reply.body, 'placement_database_statements_total');
 }
+
+/** The server's transactions shared by several appends (group commit) so far, or null when it does not say (upstream). */
+export interface SharedTally { readonly together: number; readonly appends: number; readonly fellBack: number }
+
+export async function sharedTally(client: BenchClient): Promise<SharedTally | null> {
+  const reply = await client.call('GET', '/metrics');
+  const total = 'placement_event_store_shared_transactions_total';
+  if (reply.status !== 200 || !reply.body.includes(`${total}{`)) return null;
+  return {
+    together: counterValue(reply.body, `${total}{outcome="together"}`),
+    appends: counterValue(reply.body, 'placement_event_store_shared_appends_total'),
+    fellBack: counterValue(reply.body, `${total}{outcome="fell_back"}`),
+  };
+}
+
+/** What the batches did between two tallies: how many appends a shared transaction carried, and how many fell back. */
+export function sharedSince(before: SharedTally | null, after: SharedTally | null): string {
+  if (!before || !after) return 'shared transactions ?';
+  const together = after.together - before.together;
+  const carried = together === 0 ? '-' : ((after.appends - before.appends) / together).toFixed(1);
+  return `${together} shared transactions of ${carried} appends, ${after.fellBack - before.fellBack} fell back`;
+}

@@ -16,7 +16,7 @@ import {
 } from './claims-check.js';
 import { cpuSampler, cpuSpent } from './claims-cpu.js';
 import { ClaimTarget, claimRound, claimUntilFull, RoundResult } from './claims-round.js';
-import { appendConflicts, databaseStatements, projectUsages, providerSnapshots, readConsumers } from './claims-snapshot.js';
+import { appendConflicts, databaseStatements, projectUsages, providerSnapshots, readConsumers, sharedSince, sharedTally } from './claims-snapshot.js';
 import { BenchClient } from './http.js';
 import { percentile } from './measure.js';
 import { flatShape, LoadFigures } from './shapes.js';
@@ -46,6 +46,8 @@ export interface RoundFigures {
   readonly statementsPerClaim: number | null;
   /** Claims/s if the server and PostgreSQL had every core to themselves: cores / CPU per claim. */
   readonly ownCoresCeiling: number | null;
+  /** What group commit did in the round (sharedSince). */
+  readonly shared: string;
 }
 
 export interface ClaimsReport {
@@ -82,11 +84,13 @@ type Sampler = Awaited<ReturnType<typeof cpuSampler>>;
 async function measured(client: BenchClient, cpu: Sampler, clients: number, run: () => Promise<RoundResult>) {
   const retriesBefore = await appendConflicts(client);
   const statementsBefore = await databaseStatements(client);
+  const sharedBefore = await sharedTally(client);
   const cpuBefore = await cpu.sample();
   const result = await run();
   const spent = cpuSpent(cpuBefore, await cpu.sample());
   const internalRetries = (await appendConflicts(client)) - retriesBefore;
   const statementsAfter = await databaseStatements(client);
+  const shared = sharedSince(sharedBefore, await sharedTally(client));
   const claims = result.acknowledged.length;
   const spread = (samples: number[]) => {
     const sorted = [...samples].sort((a, b) => a - b);
@@ -100,6 +104,7 @@ async function measured(client: BenchClient, cpu: Sampler, clients: number, run:
     databaseCpuMsPerClaim: spent.database / claims,
     statementsPerClaim: statementsBefore === null || statementsAfter === null ? null : (statementsAfter - statementsBefore) / claims,
     ownCoresCeiling: spent.server === null ? null : (availableParallelism() * 1000 * claims) / (spent.server + spent.database),
+    shared,
   };
   return { result, figures };
 }
@@ -133,7 +138,7 @@ const line = (label: string, r: RoundFigures) =>
   `${label}: ${r.claims} claims by ${r.clients} clients in ${f(r.seconds, 2)} s = ${f(r.perSecond)} claims/s | 409s: ${r.capacityConflicts} capacity, `
   + `${r.raceConflicts} concurrent_update | internal retries ${r.internalRetries} | claim (GET+PUT) p50 ${f(r.claimMs.p50)} ms, p95 ${f(r.claimMs.p95)} ms; `
   + `PUT p50 ${f(r.putMs.p50)} ms, p95 ${f(r.putMs.p95)} ms | CPU per claim: server ${r.serverCpuMsPerClaim === null ? '?' : f(r.serverCpuMsPerClaim, 2)} ms, `
-  + `PostgreSQL ${f(r.databaseCpuMsPerClaim, 2)} ms, ${r.statementsPerClaim === null ? '?' : f(r.statementsPerClaim)} round trips to PostgreSQL (${r.ownCoresCeiling === null ? '?' : f(r.ownCoresCeiling)} claims/s on ${availableParallelism()} cores of their own)\n`;
+  + `PostgreSQL ${f(r.databaseCpuMsPerClaim, 2)} ms, ${r.statementsPerClaim === null ? '?' : f(r.statementsPerClaim)} round trips to PostgreSQL (${r.ownCoresCeiling === null ? '?' : f(r.ownCoresCeiling)} claims/s on ${availableParallelism()} cores of their own) | ${r.shared}\n`;
 
 export async function runClaims(quick: boolean): Promise<ClaimsReport> {
   // As upstream's perfload server (gate/perfload-server.sh): "Increase our chances of allocating to different providers."

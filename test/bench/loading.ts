@@ -12,7 +12,7 @@
 import { availableParallelism } from 'node:os';
 import { startBenchServer } from './bench-server.js';
 import { cpuSampler, cpuSpent } from './claims-cpu.js';
-import { appendConflicts, databaseStatements } from './claims-snapshot.js';
+import { appendConflicts, databaseStatements, sharedSince, sharedTally } from './claims-snapshot.js';
 import { BenchClient, inParallel } from './http.js';
 import { flatProvider, flatProviderSteps } from './shapes.js';
 import { ServerProfile } from './server-profile.js';
@@ -40,6 +40,7 @@ async function main(): Promise<void> {
 
     const statementsBefore = await databaseStatements(client);
     const conflictsBefore = await appendConflicts(client);
+    const sharedBefore = await sharedTally(client);
     const cpuBefore = await cpu.sample();
     const start = process.hrtime.bigint();
     const load = () => inParallel(count, LOADERS, (i) => flatProvider(client, i + 11));
@@ -48,11 +49,12 @@ async function main(): Promise<void> {
     const spent = cpuSpent(cpuBefore, await cpu.sample());
     const statements = (await databaseStatements(client))! - statementsBefore!;
     const retries = (await appendConflicts(client)) - conflictsBefore;
+    const shared = sharedSince(sharedBefore, await sharedTally(client));
     const requests = count * REQUESTS_PER_PROVIDER;
     const server_ = spent.server ?? NaN;
     process.stdout.write(`load: ${count} providers by ${LOADERS} clients in ${f(seconds, 2)} s = ${f(count / seconds)} providers/s, `
       + `${f(requests / seconds)} requests/s | per write request: server CPU ${f(server_ / requests, 3)} ms, `
-      + `PostgreSQL CPU ${f(spent.database / requests, 3)} ms, ${f(statements / requests, 2)} round trips | ${retries} appends retried `
+      + `PostgreSQL CPU ${f(spent.database / requests, 3)} ms, ${f(statements / requests, 2)} round trips | ${retries} appends retried | ${shared} `
       + `(${f((availableParallelism() * 1000 * count) / (server_ + spent.database))} providers/s on ${availableParallelism()} cores of their own)\n`);
   } finally {
     client.close();
