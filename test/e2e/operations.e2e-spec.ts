@@ -7,18 +7,8 @@ import { createLogger } from '#placement-api/operations/logger.js';
 import { WrongExpectedRevision } from '#event-store/index.js';
 import { createTestDatabase, TestDatabase } from '../support/database.js';
 import { startServerProcess } from '../support/server-process.js';
+import { sample } from '../support/exposition.js';
 import { startTestApp, TestApp } from '../support/test-app.js';
-
-/** The value of one sample of the exposition text, 0 when the series does not exist yet. */
-function sample(text: string, name: string, labels: Record<string, string> = {}): number {
-  for (const line of text.split('\n')) {
-    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match || match[1] !== name) continue;
-    const found = Object.fromEntries([...(match[2] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
-    if (Object.entries(labels).every(([key, value]) => found[key] === value)) return Number(match[3]);
-  }
-  return 0;
-}
 
 /** Every (method, path) in Fastify's route tree, as printRoutes draws it (HEAD is the GET's automatic twin). */
 function registeredRoutes(tree: string): string[] {

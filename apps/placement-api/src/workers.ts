@@ -1,6 +1,7 @@
 import cluster, { Worker } from 'node:cluster';
 import type { Logger } from './operations/logger.js';
 import { missingHeapFlags } from './heap-flags.js';
+import { serveClusterScrapes } from './operations/cluster-scrape.js';
 
 /** A worker that dies this soon after starting is failing to start: restarting it would only spin. */
 const FAILED_START_MS = 5000;
@@ -15,6 +16,7 @@ export function runWorkers(count: number, env: Record<string, string>, logger: L
   let stopping = false;
   const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/).filter(Boolean)];
   cluster.setupPrimary({ execArgv: [...process.execArgv, ...missingHeapFlags(given)] });
+  serveClusterScrapes();
   const started = new Map<Worker, number>();
   const fork = () => started.set(cluster.fork(env), Date.now());
   for (let i = 0; i < count; i++) fork();

@@ -15,6 +15,13 @@ const FIGURES: readonly [keyof CapacityFigures, string][] = [
 ];
 
 /**
+ * Every worker of PLACEMENT_WORKERS reads these from the same database: their sum would count the
+ * cloud once per worker. The largest is taken, so a worker whose read failed (no series) does
+ * not empty the scrape.
+ */
+const SAME_IN_EVERY_WORKER = 'max';
+
+/**
  * Registers placement_inventory_{total,reserved,capacity,used} and placement_project_usage,
  * computed when Prometheus scrapes. The five gauges' collects start in the same tick of one
  * scrape and share one snapshot, so their figures agree with each other.
@@ -31,7 +38,7 @@ export function registerCapacityGauges(registry: Registry, byAggregate: boolean,
   const labelNames = byAggregate ? ['resource_class', 'aggregate'] : ['resource_class'];
   for (const [figure, help] of FIGURES) {
     new Gauge({
-      name: `placement_inventory_${figure}`, help, labelNames, registers: [registry],
+      name: `placement_inventory_${figure}`, help, labelNames, registers: [registry], aggregator: SAME_IN_EVERY_WORKER,
       async collect() {
         const { capacity } = await snapshot();
         // Start afresh each scrape, so a class or aggregate that went away stops being reported.
@@ -43,7 +50,7 @@ export function registerCapacityGauges(registry: Registry, byAggregate: boolean,
   new Gauge({
     name: 'placement_project_usage',
     help: "Units a project's consumers hold, by class, summed over providers (GET /usages?project_id=)",
-    labelNames: ['project_id', 'resource_class'], registers: [registry],
+    labelNames: ['project_id', 'resource_class'], registers: [registry], aggregator: SAME_IN_EVERY_WORKER,
     async collect() {
       const { projects } = await snapshot();
       this.reset();

@@ -1,6 +1,7 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { METRICS_PATH, HEALTH_PATH, READY_PATH } from './operations-paths.js';
+import { ScrapeUnavailable } from './cluster-scrape.js';
 import { PlacementMetrics } from './metrics.js';
 import { ReadinessProbe } from './readiness.js';
 
@@ -25,7 +26,14 @@ export class HealthController {
 
   @Get(METRICS_PATH)
   async scrape(@Res({ passthrough: true }) reply: FastifyReply) {
-    reply.header('content-type', this.metrics.registry.contentType);
-    return this.metrics.registry.metrics();
+    try {
+      const text = await this.metrics.scrape.text();
+      reply.header('content-type', this.metrics.scrape.contentType);
+      return text;
+    } catch (error) {
+      if (!(error instanceof ScrapeUnavailable)) throw error;
+      reply.status(503).header('content-type', 'text/plain; charset=utf-8');
+      return `${error.message}\n`;
+    }
   }
 }

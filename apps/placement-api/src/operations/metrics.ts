@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { sharedTransactions } from '#event-store/index.js';
 import type { AppendObserver, AppendOutcome } from '#event-store/instrumented-event-store.js';
+import { ClusterScrape } from './cluster-scrape.js';
 import { sentStatements } from '#placement/persistence/query-count.js';
 
 /** Requests no route matched (unknown paths, 404s): one label value, so a scan cannot explode the series. */
@@ -58,6 +59,8 @@ export class PlacementMetrics implements AppendObserver {
     name: 'placement_projection_lag_events',
     help: 'Events in the log a projection has not applied yet, counted up to 1000 (always 0 for inline projections)',
     labelNames: ['projection'] as const,
+    // Several workers see the same log: the one furthest behind says how far behind it is.
+    aggregator: 'max',
     registers: [this.registry],
   });
 
@@ -108,6 +111,8 @@ export class PlacementMetrics implements AppendObserver {
   });
 
   private readonly lagByProjection = new Map<string, number>();
+  /** What GET /metrics answers: with PLACEMENT_WORKERS, every worker's metrics together. */
+  readonly scrape = new ClusterScrape(this.registry);
 
   constructor(projections: readonly string[]) {
     collectDefaultMetrics({ register: this.registry });
