@@ -1,7 +1,8 @@
 import { Client } from 'pg';
 import { cpuMsOf } from './measure.js';
+import { processTree } from './versus/process-cpu.js';
 
-/** CPU time used so far, in ms: the server process, and each database backend by pid. */
+/** CPU time used so far, in ms: the server's processes (its PLACEMENT_WORKERS too), and each database backend by pid. */
 export interface CpuSample {
   readonly server: number | null;
   readonly backends: ReadonlyMap<number, number>;
@@ -31,8 +32,14 @@ export async function cpuSampler(databaseUrl: string, serverPid: number | undefi
         const ms = cpuMsOf(pid);
         if (ms !== null) backends.set(pid, ms);
       }
-      return { server: cpuMsOf(serverPid), backends };
+      return { server: serverCpuMs(serverPid), backends };
     },
     close: () => client.end(),
   };
+}
+
+/** The server process and its workers, if any; null when it is gone. */
+function serverCpuMs(pid: number | undefined): number | null {
+  if (pid === undefined || cpuMsOf(pid) === null) return null;
+  return processTree(pid).reduce((sum, member) => sum + (cpuMsOf(member) ?? 0), 0);
 }
