@@ -1,7 +1,7 @@
 import cluster, { Worker } from 'node:cluster';
 import type { Logger } from './operations/logger.js';
 import { missingHeapFlags } from './heap-flags.js';
-import { serveClusterScrapes } from './operations/cluster-scrape.js';
+import { SCRAPED_THROUGH_PRIMARY, serveClusterScrapes } from './operations/cluster-scrape.js';
 
 /** A worker that dies this soon after starting is failing to start: restarting it would only spin. */
 const FAILED_START_MS = 5000;
@@ -18,7 +18,7 @@ export function runWorkers(count: number, env: Record<string, string>, logger: L
   cluster.setupPrimary({ execArgv: [...process.execArgv, ...missingHeapFlags(given)] });
   serveClusterScrapes();
   const started = new Map<Worker, number>();
-  const fork = () => started.set(cluster.fork(env), Date.now());
+  const fork = () => started.set(cluster.fork({ ...env, [SCRAPED_THROUGH_PRIMARY]: '1' }), Date.now());
   for (let i = 0; i < count; i++) fork();
   cluster.on('exit', (worker, code, signal) => {
     const startedAt = started.get(worker) ?? 0;

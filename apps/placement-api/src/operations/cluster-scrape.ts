@@ -1,6 +1,12 @@
 import cluster from 'node:cluster';
 import { AggregatorRegistry, Registry } from 'prom-client';
 
+/**
+ * Set in the environment of the workers runWorkers forks, whose primary serves scrapes. Another
+ * cluster manager's workers (pm2's) have no such primary: they answer for themselves.
+ */
+export const SCRAPED_THROUGH_PRIMARY = 'PLACEMENT_SCRAPED_THROUGH_PRIMARY';
+
 const ASK = 'placement:scrape';
 const ANSWER = 'placement:scrape-answer';
 /** prom-client gives every worker 5 s to answer the primary; past this the scrape fails. */
@@ -37,8 +43,10 @@ export class ClusterScrape {
   private next = 0;
   private readonly waiting = new Map<number, (answer: Answer) => void>();
 
+  private readonly throughPrimary = cluster.isWorker && process.env[SCRAPED_THROUGH_PRIMARY] === '1';
+
   constructor(private readonly registry: Registry) {
-    if (!cluster.isWorker) return;
+    if (!this.throughPrimary) return;
     // prom-client's own listener answers the primary with the registries set here.
     new AggregatorRegistry();
     AggregatorRegistry.setRegistries([registry]);
@@ -52,7 +60,7 @@ export class ClusterScrape {
   }
 
   async text(): Promise<string> {
-    if (!cluster.isWorker || !process.send) return this.registry.metrics();
+    if (!this.throughPrimary || !process.send) return this.registry.metrics();
     const id = this.next++;
     const answer = await new Promise<Answer | null>((resolve) => {
       const timer = setTimeout(() => resolve(null), WAIT_MS);
