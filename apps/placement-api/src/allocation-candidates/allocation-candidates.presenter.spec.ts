@@ -72,6 +72,22 @@ describe('presentCandidates', () => {
     expect(present('1.33').toString('latin1') === text.replace(/,"mappings":\{"":\["cn\d+"\]\}/g, '')).toBe(true);
   });
 
+  it('writes a body too large to keep into the reused buffers, every time', () => {
+    const big = indexOf(Array.from({ length: 12_000 }, (_v, i): PlainProvider => ({
+      uuid: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, inventories: { VCPU: { total: 8 }, MEMORY_MB: { total: 4096 }, DISK_GB: { total: 100 } }, traits: ['HW_CPU_X86_AVX2', 'HW_CPU_X86_SSE42'],
+    })));
+    const three = candidateRequest([group('', { resources: [['VCPU', 1], ['MEMORY_MB', 1], ['DISK_GB', 1]] })]);
+    const answer = searchCandidates(big, new NameCatalog(), three, { randomize: false, maxCandidates: null });
+    const buffers = new ReplyBuffers();
+    const present = () => presentCandidates(answer, three, Version.parse('1.39'), buffers);
+    const first = present();
+    expect(first.length).toBeGreaterThan(4 * 1024 * 1024);
+    buffers.giveBack(first);
+    // The second presentation finds it too large to keep; the third goes back to the reused buffers.
+    expect(present().buffer).not.toBe(first.buffer);
+    expect(present().buffer).toBe(first.buffer);
+  });
+
   it('writes the same bytes tree by tree from kept parts as from a whole search, at each shape from 1.29, after writes, with a limit', () => {
     const trees = indexOf(Array.from({ length: 6 }, (_v, i): PlainProvider[] => [
       { uuid: `cn${i}`, inventories: { DISK_GB: { total: 100 } }, traits: ['COMPUTE_VOLUME_MULTI_ATTACH'] },

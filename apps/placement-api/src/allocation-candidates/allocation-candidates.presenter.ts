@@ -224,7 +224,7 @@ const LARGEST_KEPT_BODY = 4 * 1024 * 1024;
  * nothing was written). Kept from its second presentation on: the first is written into a
  * reused buffer, as every answer between two writes (a scheduler claiming after each) is.
  */
-interface KeptBody { readonly key: string; bytes: Buffer | null }
+interface KeptBody { readonly key: string; body: Buffer | 'seen once' | 'too large' }
 const keptBodies = new WeakMap<CandidateResult, KeptBody>();
 
 /**
@@ -237,13 +237,15 @@ export function presentCandidates(result: CandidateResult, request: CandidateReq
   const shape = shapeOf(version);
   const key = `${shape.dictForm}${shape.mappings}${shape.traits}${shape.tree}${shape.allClasses}`;
   const kept = keptBodies.get(result);
-  if (kept?.key === key && kept.bytes) return kept.bytes;
   if (kept?.key !== key) {
-    keptBodies.set(result, { key, bytes: null });
+    keptBodies.set(result, { key, body: 'seen once' });
     return writeBody(result, request, shape, key, buffers);
   }
+  if (kept.body instanceof Buffer) return kept.body;
+  // Too large to keep: written into a reused buffer every time, as before bodies were kept.
+  if (kept.body === 'too large') return writeBody(result, request, shape, key, buffers);
   const bytes = writeBody(result, request, shape, key);
-  if (bytes.length <= LARGEST_KEPT_BODY) kept.bytes = bytes;
+  kept.body = bytes.length <= LARGEST_KEPT_BODY ? bytes : 'too large';
   return bytes;
 }
 
