@@ -1,3 +1,4 @@
+import { RecentlyUsed } from '../../shared/recently-used.js';
 import { NameCatalog } from '../index/name-catalog.js';
 import { ProviderIndex } from '../index/provider-index.js';
 import { CandidateRequest, SearchOptions } from '../request.js';
@@ -22,21 +23,15 @@ interface Kept {
  * the same question between two writes pay only for the read of the log's head.
  */
 export class KeptResults {
-  private readonly kept = new Map<string, Kept>();
+  private readonly kept = new RecentlyUsed<string, Kept>(RESULTS_KEPT);
 
   answer(index: ProviderIndex, names: NameCatalog, request: CandidateRequest, options: SearchOptions, search: () => CandidateResult): CandidateResult {
     if (options.randomize) return search();
     const text = JSON.stringify(request);
     const hit = this.kept.get(text);
-    this.kept.delete(text);
-    if (hit && hit.index === index && hit.version === index.version && hit.names === names && hit.namesVersion === names.version) {
-      this.kept.set(text, hit);
-      return hit.result;
-    }
+    if (hit && hit.index === index && hit.version === index.version && hit.names === names && hit.namesVersion === names.version) return hit.result;
     const asOf = { index, version: index.version, names, namesVersion: names.version };
     const result = search();
-    if (this.kept.size >= RESULTS_KEPT) this.kept.delete(this.kept.keys().next().value!);
-    // Re-inserted last: the map's order is the order of last use.
     this.kept.set(text, { ...asOf, result });
     return result;
   }

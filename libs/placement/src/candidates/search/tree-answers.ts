@@ -1,3 +1,4 @@
+import { RecentlyUsed } from '../../shared/recently-used.js';
 import { ProviderIndex, ProviderNode } from '../index/provider-index.js';
 import { CandidateRequest } from '../request.js';
 import { Candidate } from './candidate.js';
@@ -51,7 +52,7 @@ const KEYS_KEPT = 64;
  */
 export class TreeAnswers {
   private readonly parts = new WeakMap<ProviderNode, TreePart>();
-  private readonly keys = new Map<string, RequestKey>();
+  private readonly keys = new RecentlyUsed<string, RequestKey>(KEYS_KEPT);
 
   /**
    * The request minus `limit` (a cap only cuts a tree's list short): parts are reused only for
@@ -61,10 +62,7 @@ export class TreeAnswers {
     const { groups, groupPolicy, rootRequired, rootForbidden, sameSubtrees, nestedAware } = request;
     const text = JSON.stringify([groups, groupPolicy, rootRequired, rootForbidden, sameSubtrees, nestedAware, excludeNested]);
     let key = this.keys.get(text);
-    if (key) this.keys.delete(text);
-    else if (this.keys.size >= KEYS_KEPT) this.keys.delete(this.keys.keys().next().value!);
-    // Re-inserted last: the map's order is the order of last use.
-    this.keys.set(text, (key ??= { text }));
+    if (!key) this.keys.set(text, (key = { text }));
     return key;
   }
 
