@@ -15,6 +15,11 @@ FROM node:20-bookworm-slim
 WORKDIR /app
 # Listen on every interface inside the container; the port is helm's 8778 unless PORT or
 # `--port` says otherwise (kolla's 8780: `placement-api --port 8780`).
+# No authentication strategy is set here on purpose: off loopback the server refuses to start
+# (exit 2) until it is told one. Give it PLACEMENT_AUTH_STRATEGY=keystone with
+# PLACEMENT_KEYSTONE_AUTH_URL, _USERNAME, _PASSWORD and _PROJECT_NAME (or mount a placement.conf:
+# a file without [api] auth_strategy means keystone, as upstream), or PLACEMENT_AUTH_STRATEGY=noauth2,
+# which lets anyone claim any identity, for development and tests only.
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=8778
 # A young generation that fits concurrent answers and stays so when idle, one collection after the
 # candidate index loads: see

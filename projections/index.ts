@@ -15,6 +15,7 @@ import { CandidateSnapshots1700000000031 } from './migrations/1700000000031-cand
 import { StreamSnapshots1700000000032 } from './migrations/1700000000032-stream-snapshots.js';
 import { ProviderNameNotUnique1700000000040 } from './migrations/1700000000040-provider-name-not-unique.js';
 import { UsageFoldFunction1700000000050 } from './migrations/1700000000050-usage-fold-function.js';
+import { UsageFoldSameInstant1700000000051 } from './migrations/1700000000051-usage-fold-same-instant.js';
 
 export * from './runner/projection.js';
 export * from './runner/inline-projector.js';
@@ -23,4 +24,5 @@ export * from './runner/checkpoints.js';
 export const ALL_PROJECTIONS: readonly Projection[] = [providersProjection, resourceClassesProjection, traitsProjection, allocationsProjection, usageOverTimeProjection];
 export const MIGRATIONS = [InitialReadModels1700000000000, AllocationsReadModels1700000000001, ProjectionCheckpoints1700000000002, UsageOverTime1700000000020,
   UsageMoves1700000000021, UsageKeysBytewise1700000000022, AllocationPositions1700000000030, CandidateSnapshots1700000000031,
-  StreamSnapshots1700000000032, ProviderNameNotUnique1700000000040, UsageFoldFunction1700000000050];
+  StreamSnapshots1700000000032, ProviderNameNotUnique1700000000040, UsageFoldFunction1700000000050,
+  UsageFoldSameInstant1700000000051];

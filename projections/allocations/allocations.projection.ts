@@ -2,6 +2,7 @@ import { send, type RecordedEvent, type SqlClient } from '#event-store/index.js'
 import { Projection } from '../runner/projection.js';
 import { factTime } from '../runner/fact-time.js';
 import { AllocationOrder, orderedLines } from '#domain/consumer/index.js';
+import { replayAllocationEvent } from './allocations.memory.js';
 
 type Allocations = Record<string, Record<string, number>>;
 
@@ -15,13 +16,14 @@ const providerOf = (event: RecordedEvent) => event.stream.slice('provider-'.leng
 export const allocationsProjection: Projection = {
   name: 'allocations',
   handles: ['ConsumerAllocationsReplaced', 'ConsumerRemoved', 'ProviderAllocationsChanged'],
+  twin: { memory: 'core', apply: replayAllocationEvent },
   async apply(tx: SqlClient, event: RecordedEvent<any>) {
     const at = factTime(event);
     switch (event.type) {
       case 'ConsumerAllocationsReplaced': {
         const uuid = consumerOf(event);
         const { project_id, user_id, consumer_type, generation } = event.data;
-        await send(tx, 
+        await send(tx,
           `INSERT INTO rm_consumers (uuid, project_id, user_id, consumer_type, generation, created_at, updated_at)
            VALUES ($1, $2, $3, $4, $5, $6, $6)
            ON CONFLICT (uuid) DO UPDATE SET project_id = EXCLUDED.project_id, user_id = EXCLUDED.user_id,
@@ -38,7 +40,7 @@ export const allocationsProjection: Projection = {
       case 'ProviderAllocationsChanged':
         // A release upstream does not count (DELETE, a provider left behind by a move) keeps updated_at too.
         // Generations only grow: the providers projection may already have applied a later event of this append.
-        await send(tx, 
+        await send(tx,
           'UPDATE rm_resource_providers SET generation = $2, updated_at = $3 WHERE uuid = $1 AND generation < $2',
           [providerOf(event), event.data.generation, at]);
         return;
@@ -55,7 +57,7 @@ async function replaceAllocations(tx: SqlClient, consumer: string, allocations: 
   await send(tx, 'DELETE FROM rm_allocations WHERE consumer_uuid = $1', [consumer]);
   const lines = orderedLines(allocations, order);
   if (lines.length === 0) return;
-  await send(tx, 
+  await send(tx,
     `INSERT INTO rm_allocations (consumer_uuid, provider_uuid, resource_class, used, position, created_at, updated_at)
      SELECT $1::text, l.provider, l.rc, l.used, l.position - 1, $5::timestamptz, $5::timestamptz
        FROM unnest($2::text[], $3::text[], $4::int[]) WITH ORDINALITY AS l(provider, rc, used, position)`,

@@ -13,7 +13,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * type, deltas as JSON); and for a consumer's first claim, the consumer and what it holds: the
  * fold then runs only if this call stored the consumer (a replay finds it stored).
  */
-const USAGE_FOLD = `
+/** Exported for 1700000000051, which changes one condition of it. */
+export const USAGE_FOLD = `
 CREATE OR REPLACE FUNCTION rm_usage_fold(
   _p text[], _u text[], _t text[], _c text[], _hour timestamptz, _at timestamptz, _nets bigint[], _units text[], _peaks bigint[],
   _mp text[], _mu text[], _mt text[], _md text[],

@@ -1,4 +1,3 @@
-import type { RecordedEvent } from '#event-store/index.js';
 import { eventLog } from '#test/support/event-log.js';
 import { useReadModelDatabase } from '#test/support/read-model-database.js';
 import { providersProjection } from './providers.projection.js';
@@ -19,7 +18,7 @@ describe('providers projection', () => {
   const db = useReadModelDatabase();
 
   const rows = async () => (await db.pool.query(
-    `SELECT uuid, name, generation, parent_provider_uuid, root_provider_uuid, updated_at FROM rm_resource_providers ORDER BY uuid`)).rows;
+    'SELECT uuid, name, generation, parent_provider_uuid, root_provider_uuid, updated_at FROM rm_resource_providers ORDER BY uuid')).rows;
   const tags = async () => ({
     traits: (await db.pool.query('SELECT provider_uuid, trait FROM rm_provider_traits ORDER BY 1, 2')).rows,
     aggregates: (await db.pool.query('SELECT provider_uuid, aggregate_uuid FROM rm_provider_aggregates ORDER BY 1, 2')).rows,

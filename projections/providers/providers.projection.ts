@@ -2,6 +2,7 @@ import { send, type RecordedEvent, type SqlClient } from '#event-store/index.js'
 import type { Inventories } from '#domain/index.js';
 import { Projection } from '../runner/projection.js';
 import { factTime } from '../runner/fact-time.js';
+import { replayProviderEvent } from './providers.memory.js';
 
 const uuidOf = (event: RecordedEvent) => event.stream.slice('provider-'.length);
 
@@ -9,13 +10,14 @@ const uuidOf = (event: RecordedEvent) => event.stream.slice('provider-'.length);
 export const providersProjection: Projection = {
   name: 'providers',
   handles: ['ResourceProviderCreated', 'ResourceProviderUpdated', 'ResourceProviderDeleted', 'InventoriesSet', 'TraitsSet', 'AggregatesSet'],
+  twin: { memory: 'core', apply: replayProviderEvent },
   async apply(tx: SqlClient, event: RecordedEvent<any>) {
     const uuid = uuidOf(event);
     const at = factTime(event);
     switch (event.type) {
       case 'ResourceProviderCreated': {
         const parent = event.data.parent_provider_uuid as string | null;
-        await send(tx, 
+        await send(tx,
           `INSERT INTO rm_resource_providers (uuid, name, generation, parent_provider_uuid, root_provider_uuid, created_at, updated_at)
            VALUES ($1, $2, $3, $4::text, COALESCE((SELECT root_provider_uuid FROM rm_resource_providers WHERE uuid = $4::text), $1), $5, $5)
            ON CONFLICT (uuid) DO NOTHING`,
@@ -55,7 +57,7 @@ async function replaceMembers(
   tx: SqlClient, table: 'rm_provider_traits' | 'rm_provider_aggregates', column: 'trait' | 'aggregate_uuid',
   uuid: string, generation: number, members: readonly string[], at: Date,
 ) {
-  await send(tx, 
+  await send(tx,
     `WITH ${TOUCH},
        removed AS (DELETE FROM ${table} WHERE provider_uuid = $1 AND NOT (${column} = ANY($4::text[])))
      INSERT INTO ${table} (provider_uuid, ${column}) SELECT $1::text, unnest($4::text[]) ON CONFLICT DO NOTHING`,
@@ -69,7 +71,7 @@ async function updateProvider(tx: SqlClient, uuid: string, name: string, parent:
   await send(tx, 'UPDATE rm_resource_providers SET name = $2, parent_provider_uuid = $3, generation = $4, updated_at = $5 WHERE uuid = $1',
     [uuid, name, parent, generation, at]);
   if (rows.length === 0 || rows[0].parent_provider_uuid === parent) return;
-  await send(tx, 
+  await send(tx,
     `WITH RECURSIVE subtree(uuid) AS (
        SELECT $1::text UNION ALL
        SELECT p.uuid FROM rm_resource_providers p JOIN subtree s ON p.parent_provider_uuid = s.uuid)
@@ -84,7 +86,7 @@ async function replaceInventories(tx: SqlClient, uuid: string, generation: numbe
   const classes = Object.keys(inventories);
   const column = (field: keyof Inventories[string]) => classes.map((rc) => inventories[rc][field]);
   // The classes dropped and the ones kept are disjoint, so the DELETE and the upsert never meet a row twice.
-  await send(tx, 
+  await send(tx,
     `WITH ${TOUCH},
        removed AS (DELETE FROM rm_inventories WHERE provider_uuid = $1 AND NOT (resource_class = ANY($4::text[])))
      INSERT INTO rm_inventories (provider_uuid, resource_class, total, reserved, min_unit, max_unit, step_size, allocation_ratio, created_at, updated_at)

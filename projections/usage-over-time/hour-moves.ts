@@ -120,4 +120,3 @@ function summarizePoints(hour: number, points: number[]): { net: number; unitMs:
   const s = summarize(hour, changes);
   return { net: s.net, unitMs: s.unitMs.toString(), peakAboveStart: s.peakAboveStart, lastChangeAt: last };
 }
-

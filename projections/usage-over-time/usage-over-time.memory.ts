@@ -1,7 +1,6 @@
 import { HOUR_MS, hourOf } from './hour-summary.js';
 import { ClosedHour, HourMoves } from './hour-moves.js';
 import { Claim, holdingOf, Move, movesOf, SeriesChange, seriesChanges } from './usage-series.js';
-import { USAGE_OVER_TIME_EVENTS } from './usage-over-time.projection.js';
 
 /** The slice of a log event this replay reads; `revision` is counted per stream when absent. */
 export interface UsageReplayEvent {
@@ -41,7 +40,6 @@ const HOURS = {
  * last hours; a change that still comes for a drained hour is kept apart (late()).
  */
 export class UsageOverTimeMemory {
-  readonly handles = USAGE_OVER_TIME_EVENTS;
   private readonly consumers = new Map<string, { revision: number; claim: Claim }>();
   private readonly hours = new Map<number, HourMoves>();
   private readonly lateChanges: LateChange[] = [];

@@ -129,4 +129,27 @@ describe('usage over time projection', () => {
     expect(rows[0].n).toBe(0);
     expect((await db.pool.query("SELECT 1 FROM rm_usage_consumers WHERE consumer_uuid LIKE 'd%'")).rowCount).toBe(0);
   });
+
+  it('folds many changes at one instant (one transaction\'s appends) as the in-memory replay does: rises, falls, and an instant cancelled out', async () => {
+    await clear();
+    const burst = (n: number) => `e0000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+    const BURST = [
+      // 06:15: three rises at one instant, the first to the hour's peak.
+      claim(burst(1), 20.25, { VCPU: 2 }), claim(burst(2), 20.25, { VCPU: 3 }), claim(burst(3), 20.25, { VCPU: 1, MEMORY_MB: 512 }),
+      // 06:30: a rise, a fall below it, then a rise under the hour's peak, all at one instant.
+      claim(burst(4), 20.5, { VCPU: 4 }), remove(burst(1), 20.5), remove(burst(2), 20.5), claim(burst(5), 20.5, { VCPU: 2 }),
+      // 07:00, the hour's first instant: a rise, a fall past it, and a rise that cancels the instant out.
+      claim(burst(6), 21, { VCPU: 1 }), remove(burst(4), 21), claim(burst(7), 21, { VCPU: 3 }),
+    ];
+    await apply(BURST);
+    const memory = new UsageOverTimeMemory();
+    for (const e of BURST) memory.apply({ stream: e.stream, type: e.type, data: e.data, recordedAt: e.recordedAt });
+    const fromMemory = Object.fromEntries(memory.tables().map((t) => [t.table, t.rows.map((row) => row.map(canonical)).sort()]));
+    expect(await snapshot()).toEqual(fromMemory);
+    // 06:00-07:00: 6 VCPU from :15, 6 + 4 - 2 - 3 + 2 = 7 from :30 (the peak), and alice's per-user row alike.
+    expect(await hourRow('', '', 'VCPU', 20)).toEqual({ net: 7, unit_ms: String(6 * 0.75 * HOUR + 1 * 0.5 * HOUR), peak: 7 });
+    expect(await hourRow('alice', '', 'VCPU', 20)).toEqual({ net: 7, unit_ms: String(6 * 0.75 * HOUR + 1 * 0.5 * HOUR), peak: 7 });
+    // 07:00-08:00: +1 - 4 + 3 on its first instant moved nothing: no row.
+    expect(await hourRow('', '', 'VCPU', 21)).toBeUndefined();
+  });
 });

@@ -2,8 +2,9 @@ import { send, type RecordedEvent, type SqlClient } from '#event-store/index.js'
 import { Projection } from '../runner/projection.js';
 import { firstChange, hourOf } from './hour-summary.js';
 import { Claim, holdingOf, Move, movesOf, SeriesChange, seriesChanges } from './usage-series.js';
+import type { UsageOverTimeMemory } from './usage-over-time.memory.js';
 
-export const USAGE_OVER_TIME_EVENTS = ['ConsumerAllocationsReplaced', 'ConsumerRemoved'] as const;
+const USAGE_OVER_TIME_EVENTS = ['ConsumerAllocationsReplaced', 'ConsumerRemoved'] as const;
 
 interface ConsumerRow {
   revision: string;
@@ -27,6 +28,7 @@ interface ConsumerRow {
 export const usageOverTimeProjection: Projection = {
   name: 'usage-over-time',
   handles: USAGE_OVER_TIME_EVENTS,
+  twin: { memory: 'usage-over-time', apply: (state: UsageOverTimeMemory, event) => state.apply(event) },
   async apply(tx: SqlClient, event: RecordedEvent<any>) {
     const consumer = event.stream.slice('consumer-'.length);
     const after: Claim | null = event.type === 'ConsumerAllocationsReplaced'
@@ -73,7 +75,7 @@ async function swapConsumer(tx: SqlClient, consumer: string, revision: number, a
 }
 
 /**
- * The fold, one call of rm_usage_fold (migration 1700000000050): adds the claimants' moves, folds
+ * The fold, one call of rm_usage_fold (migrations 1700000000050 and 051): adds the claimants' moves, folds
  * the series' changes into their hour rows and recomputes the peaks a late change leaves unknown.
  * With a consumer's first claim, it also stores the consumer, and folds only if that stored the
  * row. It needs no answer, so on an append it rides with the COMMIT. A writer holds its hour

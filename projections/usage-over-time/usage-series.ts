@@ -20,10 +20,10 @@ export interface Claim extends Claimant {
  */
 export const EVERY = '';
 /** Consumers without a type are counted, and asked for, as upstream's GET /usages names them. */
-export const UNKNOWN_CONSUMER_TYPE = 'unknown';
+const UNKNOWN_CONSUMER_TYPE = 'unknown';
 
 /** One usage series: a project's (or one user's, or one consumer type's) units of one class. */
-export interface SeriesKey {
+interface SeriesKey {
   readonly projectId: string;
   readonly userId: string;
   readonly consumerType: string;
@@ -51,7 +51,7 @@ export function scopesOf(claimant: Claimant): readonly (readonly [userId: string
   return [[EVERY, EVERY], [claimant.userId, EVERY], [EVERY, type], [claimant.userId, type]];
 }
 
-export const seriesId = (key: SeriesKey) => JSON.stringify([key.projectId, key.userId, key.consumerType, key.resourceClass]);
+const seriesId = (key: SeriesKey) => JSON.stringify([key.projectId, key.userId, key.consumerType, key.resourceClass]);
 
 /**
  * How every series moves when a consumer goes from `before` to `after` (null: holds nothing,
@@ -110,4 +110,3 @@ export function movesOf(before: Claim | null, after: Claim | null): Move[] {
     return Object.keys(deltas).length > 0 ? [{ ...move, deltas }] : [];
   });
 }
-

@@ -4,8 +4,11 @@ import { createTestDatabase, TestDatabase } from '../support/database.js';
 import { waitUntilServing } from '../support/server-process.js';
 import { SERVING_HEAP_FLAGS } from '#placement-api/heap-flags.js';
 
-/** The built server, relative to this file once compiled (dist/test/bench). */
-const SERVER_ENTRY = resolve(__dirname, '../../apps/placement-api/src/main.js');
+/**
+ * The built server, relative to this file once compiled (dist/test/bench); PLACEMENT_BENCH_SERVER
+ * names another build's main.js, to measure two builds with one bench (before and after a change).
+ */
+const SERVER_ENTRY = process.env.PLACEMENT_BENCH_SERVER ?? resolve(__dirname, '../../apps/placement-api/src/main.js');
 
 export interface BenchServer {
   readonly url: string;

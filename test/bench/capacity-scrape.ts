@@ -44,7 +44,7 @@ function cloud(): { index: ProviderIndex; projects: ProjectTally } {
 async function measure(byAggregate: boolean): Promise<void> {
   const { index, projects } = cloud();
   const registry = new Registry();
-  registerCapacityGauges(registry, byAggregate, async () => ({
+  registerCapacityGauges(registry, { byAggregate, projectUsage: true }, async () => ({
     capacity: capacitySeries(indexedProviders(index), byAggregate), projects: projectUsage(projects),
   }));
   await registry.metrics();

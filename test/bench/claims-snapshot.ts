@@ -3,9 +3,13 @@ import { BenchClient, inParallel } from './http.js';
 
 const READERS = 10;
 
-/** Every provider's inventories and usages as the API reports them after the rounds. */
-export async function providerSnapshots(client: BenchClient): Promise<ProviderSnapshot[]> {
-  const list = JSON.parse((await client.expect('GET', '/resource_providers', undefined, [200])).body).resource_providers as { uuid: string }[];
+/**
+ * Every provider's inventories and usages as the API reports them after the rounds, or only those
+ * of `only` (a storm over 10,000 providers reads back those its claims touched).
+ */
+export async function providerSnapshots(client: BenchClient, only?: readonly string[]): Promise<ProviderSnapshot[]> {
+  const list = only?.map((uuid) => ({ uuid }))
+    ?? JSON.parse((await client.expect('GET', '/resource_providers', undefined, [200])).body).resource_providers as { uuid: string }[];
   const snapshots: ProviderSnapshot[] = new Array(list.length);
   await inParallel(list.length, READERS, async (i) => {
     const uuid = list[i].uuid;
@@ -27,9 +31,15 @@ export async function readConsumers(client: BenchClient, consumers: readonly str
   return read;
 }
 
-/** A project's usages (GET /usages, 1.38+: grouped by consumer type), summed over the types. */
-export async function projectUsages(client: BenchClient, projectId: string): Promise<{ usages: Resources; consumers: number }> {
-  const groups = JSON.parse((await client.expect('GET', `/usages?project_id=${projectId}`, undefined, [200])).body).usages as Record<string, Record<string, number>>;
+/**
+ * A project's usages (GET /usages, 1.38+: grouped by consumer type), summed over the types; at
+ * `version` below 1.38 the flat form, without a consumer count (upstream 8.0.0 on PostgreSQL
+ * answers the grouped form with a 500, a GROUP BY its SQL lacks).
+ */
+export async function projectUsages(client: BenchClient, projectId: string, version?: string): Promise<{ usages: Resources; consumers: number }> {
+  const answer = JSON.parse((await client.expect('GET', `/usages?project_id=${projectId}`, undefined, [200], version)).body).usages as Record<string, number | Record<string, number>>;
+  if (Object.values(answer).every((value) => typeof value === 'number')) return { usages: answer as Record<string, number>, consumers: NaN };
+  const groups = answer as Record<string, Record<string, number>>;
   const usages: Record<string, number> = {};
   let consumers = 0;
   for (const group of Object.values(groups)) {

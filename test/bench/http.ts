@@ -8,8 +8,8 @@ export type { HttpReply } from './one-shot-http.js';
  * told otherwise: upstream's gate opens a new connection per request, as `keepAlive: false` does.
  * `lean` makes each such request as ApacheBench does (one-shot-http.ts), for the phases whose
  * CPU is measured; loading keeps Node's client, with which upstream's uWSGI stalled less often
- * (twice in five runs with the lean one, every thread of a worker asleep, cause unknown; once on
- * 2026-11-27 with Node's, loading the claims' shape). Either fails the bench after a minute of silence.
+ * (every thread of a worker asleep, cause unknown; more often with the lean client). Either fails
+ * the bench after a minute of silence.
  */
 export class BenchClient {
   private readonly agent: Agent;

@@ -3,9 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { Client } from 'pg';
 import { inventoryWithDefaults, UpstreamConsumer, UpstreamProvider, UpstreamState } from '#domain/index.js';
-import { EXPORT_COLUMNS, exportRows } from '#placement/upstream-db/export-rows.js';
-import { parseSourceUrl } from '#placement/upstream-db/source-url.js';
-import { openTargetTransaction } from '#placement/upstream-db/target-connection.js';
+import { EXPORT_COLUMNS, exportRows } from '#admin/upstream-db/export-rows.js';
+import { parseSourceUrl } from '#admin/upstream-db/source-url.js';
+import { openTargetTransaction } from '#admin/upstream-db/target-connection.js';
 import { ADMIN_URL } from '../support/database.js';
 import { createUpstreamShapedDatabase, Dialect } from '../support/upstream-database.js';
 

@@ -14,7 +14,6 @@ export interface LargeCloud {
 const T = '2025-06-01T12:00:00.000Z';
 const uuid = (kind: number, n: number) => `${kind.toString(16).padStart(8, '0')}-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
 
-
 const provider = (n: number, kind: number, name: string, inventories: UpstreamProvider['inventories'], traits: readonly string[], aggregates: readonly string[]): UpstreamProvider => ({
   uuid: uuid(kind, n), name, generation: 3, parentUuid: null, modifiedAt: T, inventories, inventoriesModifiedAt: T, traits, aggregates,
 });

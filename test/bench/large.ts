@@ -6,19 +6,14 @@
  * --scale 0.1 builds a tenth of each cloud, for a quick look; --keep leaves each database for
  * another look (its name is printed).
  */
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { resolve } from 'node:path';
 import { Client } from 'pg';
-import { EXPORT_COLUMNS, exportRows } from '#placement/upstream-db/export-rows.js';
-import { parseSourceUrl } from '#placement/upstream-db/source-url.js';
-import { openTargetTransaction } from '#placement/upstream-db/target-connection.js';
 import { ADMIN_URL } from '../support/database.js';
-import { createUpstreamShapedDatabase } from '../support/upstream-database.js';
 import { startBenchServer } from './bench-server.js';
 import { BenchClient } from './http.js';
 import { flatCloud, ironicCloud, LargeCloud } from './large-clouds.js';
 import { latency } from './measure.js';
+import { importUpstreamState } from './upstream-import.js';
 import { cpuMeter } from './versus/process-cpu.js';
 
 const CLOUDS: Record<string, (scale: number) => LargeCloud> = {
@@ -27,25 +22,6 @@ const CLOUDS: Record<string, (scale: number) => LargeCloud> = {
 };
 const REQUESTS = 30;
 const f = (n: number, digits = 1) => n.toFixed(digits);
-
-async function importCloud(cloud: LargeCloud, targetUrl: string): Promise<number> {
-  const source = await createUpstreamShapedDatabase('postgresql');
-  try {
-    const tx = await openTargetTransaction(parseSourceUrl(source.url));
-    const rows = exportRows(cloud.state, { classes: new Map(), traits: new Map() }, (iso) => iso.slice(0, 19).replace('T', ' '));
-    for (const [table, columns] of Object.entries(EXPORT_COLUMNS)) await tx.insert(table, columns, rows[table as keyof typeof EXPORT_COLUMNS]);
-    await tx.commit();
-    await tx.close();
-    const started = performance.now();
-    const child = spawn(process.execPath, ['--max-semi-space-size=128', resolve(__dirname, '../../apps/placement-admin/src/main.js'), 'import', '--from', source.url],
-      { env: { ...process.env, DATABASE_URL: targetUrl }, stdio: ['ignore', 'ignore', 'inherit'] });
-    const code = await new Promise<number | null>((done) => child.on('exit', done));
-    if (code !== 0) throw new Error(`placement-admin import exited ${code}`);
-    return (performance.now() - started) / 1000;
-  } finally {
-    await source.drop();
-  }
-}
 
 async function benchCloud(cloud: LargeCloud, keep: boolean): Promise<void> {
   process.stdout.write(`\n== ${cloud.name}: ${cloud.description}\n`);
@@ -56,7 +32,7 @@ async function benchCloud(cloud: LargeCloud, keep: boolean): Promise<void> {
   const url = new URL(ADMIN_URL);
   url.pathname = `/${name}`;
   try {
-    const imported = await importCloud(cloud, url.toString());
+    const imported = await importUpstreamState(cloud.state, url.toString());
     process.stdout.write(`  imported ${cloud.state.providers.length} providers in ${f(imported)} s\n`);
     const started = performance.now();
     const server = await startBenchServer({ PLACEMENT_MAX_ALLOCATION_CANDIDATES: '-1' }, [], 300_000, url.toString());

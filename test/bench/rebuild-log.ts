@@ -18,7 +18,6 @@ export interface LogShape {
   readonly liveConsumers?: number;
 }
 
-
 const uuid = (kind: string, n: number) => `${kind}0000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
 
 interface Provider { uuid: string; name: string; parent: string | null; generation: number; holders: Map<string, Record<string, number>>; deleted: boolean }

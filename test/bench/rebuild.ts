@@ -4,9 +4,9 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { openDatabase } from '#placement/persistence/database.js';
-import type { RebuildResult } from '#placement/rebuild/rebuild.js';
-import { verifyReadModels } from '#placement/rebuild/verify.js';
-import { formatCount, formatDuration } from '#placement/rebuild/progress.js';
+import type { RebuildResult } from '#admin/rebuild/rebuild.js';
+import { verifyReadModels } from '#admin/rebuild/verify.js';
+import { formatCount, formatDuration } from '#admin/rebuild/progress.js';
 import { writeLog } from './write-log.js';
 
 /**

@@ -5,7 +5,7 @@ import { Agent, request } from 'node:http';
 import { resolve } from 'node:path';
 import { Client } from 'pg';
 import { EVENT_STORE_SCHEMA } from '#event-store/index.js';
-import { formatCount } from '#placement/rebuild/progress.js';
+import { formatCount } from '#admin/rebuild/progress.js';
 import { childrenOf, ownerOfConnection, rssOf } from './worker-of.js';
 import { writeLog } from './write-log.js';
 

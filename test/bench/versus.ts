@@ -22,7 +22,7 @@ import { versusClaims } from './versus/claims.js';
 import { ServerProfile } from './server-profile.js';
 
 interface Counts { single: number; concurrent: number }
-/** Upstream needs ~0.4 s (flat) to ~1.3 s (nested) per answer: it gets fewer requests than we do. */
+/** Upstream takes far longer per answer (docs/performance.md): it gets fewer requests than we do. */
 const COUNTS: Record<'ours' | 'upstream', Counts> = { ours: { single: 300, concurrent: 1000 }, upstream: { single: 30, concurrent: 100 } };
 const QUICK: Record<'ours' | 'upstream', Counts> = { ours: { single: 50, concurrent: 200 }, upstream: { single: 10, concurrent: 30 } };
 /** The goals: flat 40x, nested 100x, on p50 (single client) and 10-client throughput. */

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { Client } from 'pg';
 import { EXIT, runAdmin } from '#placement-admin/cli.js';
-import type { AdminEvent } from '#placement/rebuild/admin-events.js';
+import type { AdminEvent } from '#admin/rebuild/admin-events.js';
 import { createTestDatabase } from '../support/database.js';
 import { startTestApp, TestApp } from '../support/test-app.js';
 

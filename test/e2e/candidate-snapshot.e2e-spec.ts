@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createApp, RunningApp } from '#placement-api/bootstrap.js';
-import { loadConfig } from '#placement-api/config.js';
+import { loadConfig } from '#platform/config.js';
 import { CandidateIndexService } from '#placement/candidates/candidate-index.service.js';
 import { startTestApp, TestApp } from '../support/test-app.js';
 

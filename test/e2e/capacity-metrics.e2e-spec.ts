@@ -31,7 +31,7 @@ function scraped(text: string): Map<string, Figures> {
 
 describe('capacity metrics: /metrics agrees with the inventories and usages the API reports', () => {
   let app: TestApp;
-  beforeAll(async () => { app = await startTestApp(); });
+  beforeAll(async () => { app = await startTestApp({ PLACEMENT_METRICS_PROJECT_USAGE: 'true' }); });
   afterAll(async () => app.close());
 
   const scrape = async () => (await app.request('GET', '/metrics', { token: null })).text;
@@ -184,5 +184,8 @@ describe('capacity metrics by aggregate (PLACEMENT_METRICS_BY_AGGREGATE=true)', 
     expect(totals.get(`aggregate=${agg1},resource_class=VCPU`)).toBe(12);
     expect(totals.get('aggregate=,resource_class=VCPU')).toBe(2);
     expect(totals.has('resource_class=VCPU')).toBe(false);
+    // Without PLACEMENT_METRICS_PROJECT_USAGE the scrape, which needs no token, names no project.
+    expect(text).not.toContain('placement_project_usage');
+    expect(text).not.toMatch(/project_id=/);
   });
 });

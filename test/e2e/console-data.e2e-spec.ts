@@ -89,10 +89,10 @@ describe('console data: provider trees and capacity', () => {
     expect((await app.request('GET', `/ledger/resource_providers/${cloud.providers.cn1}/tree?depth=2`)).status).toBe(400);
   });
 
-  it('is the ledger reader\'s: a member without a reader role is refused, a reader is not', async () => {
+  it('is for admin and service: a project\'s member and reader are refused, and a token is needed', async () => {
     for (const path of ['/ledger/capacity', `/ledger/resource_providers/${cloud.providers.cn1}/tree`]) {
-      expect((await app.request('GET', path, { token: 'u1:p1', headers: { 'x-roles': 'member' } })).status).toBe(403);
-      expect((await app.request('GET', path, { token: 'u1:p1', headers: { 'x-roles': 'reader' } })).status).toBe(200);
+      expect((await app.request('GET', path, { token: 'u1:p1', headers: { 'x-roles': 'member,reader' } })).status).toBe(403);
+      expect((await app.request('GET', path, { token: 'svc:service', headers: { 'x-roles': 'service' } })).status).toBe(200);
       expect((await app.request('GET', path, { token: null })).status).toBe(401);
     }
   });

@@ -9,6 +9,7 @@ import { startTestApp, TestApp } from '../support/test-app.js';
 
 // The page functions below run in the browser; the tests compile without the DOM lib.
 declare const document: any;
+declare const location: any;
 
 const suite = chromiumAvailable ? describe : describe.skip;
 if (!chromiumAvailable) console.warn(`console e2e ${chromiumSkipReason}`);
@@ -262,14 +263,34 @@ suite(`operators' console in headless Chromium${chromiumAvailable ? '' : ` (${ch
     await page.close();
   }, 60_000);
 
-  it('shows the API\'s refusal when the token may not read, and keeps nothing on the page', async () => {
+  it('asks the service nothing before a token is given, on any view, and says so', async () => {
+    for (const view of ['providers', 'consumer', 'capacity', 'usage', 'explain']) {
+      const watched = await watch(context);
+      const { page } = watched;
+      await page.goto(`${app.baseUrl}/ledger/console#${view}`);
+      await page.evaluate(() => document.querySelector(`#view-${location.hash.slice(1)} form button, #view-${location.hash.slice(1)} form [type=submit]`)?.click());
+      await page.waitForTimeout(300);
+      expect([view, watched.requests.filter((r) => !/\/ledger\/console(#.*)?$/.test(r.url)).map((r) => r.url)]).toEqual([view, []]);
+      await page.close();
+    }
+    const watched = await watch(context);
+    await watched.page.goto(`${app.baseUrl}/ledger/console#providers`);
+    await tabTo(watched.page, '#provider-form input[name=provider]');
+    await watched.page.keyboard.type(cloud.providers.cn1);
+    await watched.page.keyboard.press('Enter');
+    expect(await settled(watched.page, 'provider-status')).toBe('Enter a token first: nothing is asked of the service without one.');
+    expect(watched.requests.filter((r) => !/\/ledger\/console(#.*)?$/.test(r.url))).toEqual([]);
+    await watched.page.close();
+  }, 60_000);
+
+  it('shows the API\'s refusal when the token may not read, says what is missing, and keeps nothing on the page', async () => {
     const watched = await watch(context);
     const { page } = watched;
     await openConsole(watched, app.baseUrl, 'nobody');
     await tabTo(page, '#provider-form input[name=provider]');
     await page.keyboard.type(cloud.providers.cn1);
     await page.keyboard.press('Enter');
-    expect(await settled(page, 'provider-status')).toMatch(/^403 /);
+    expect(await settled(page, 'provider-status')).toMatch(/^403 [^]*Policy does not allow placement:ledger:resource_providers:tree to be performed\. This token's roles do not allow this view/);
     expect(await page.$$('#provider-tree section')).toHaveLength(0);
     expectOnlyThisService(watched, app.baseUrl, 'nobody');
     await page.close();

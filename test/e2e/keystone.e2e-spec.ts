@@ -1,4 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { get } from 'node:http';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { launchKeystone } from '../support/keystone/keystone-harness.js';
 import { RequestOptions, startTestApp, TestApp } from '../support/test-app.js';
 
@@ -15,6 +19,19 @@ const title = launch.ok ? 'keystone authentication against a real Keystone' : `k
 // Keystone under uwsgi answers in a second or two on a busy machine; each test asks it several times.
 jest.setTimeout(60_000);
 
+/** An event stream of the ledger feed, open until the server ends it: when it did, and what it said last. */
+function openStream(baseUrl: string, token: string): Promise<{ ended: Promise<{ at: number; text: string }> }> {
+  return new Promise((opened, failed) => {
+    const request = get(`${baseUrl}/ledger/events?stream=sse`, { headers: { 'x-auth-token': token, accept: 'text/event-stream' } }, (response) => {
+      if (response.statusCode !== 200) return failed(new Error(`the stream answered ${response.statusCode}`));
+      let text = '';
+      response.on('data', (chunk) => (text += chunk));
+      opened({ ended: new Promise((done) => response.on('end', () => done({ at: Date.now(), text }))) });
+    });
+    request.on('error', failed);
+  });
+}
+
 const KEYSTONE_401 = { error: { code: 401, title: 'Unauthorized', message: 'The request you have made requires authentication.' } };
 
 suite(title, () => {
@@ -23,14 +40,16 @@ suite(title, () => {
   const as = (token: string, more: Partial<RequestOptions> = {}): RequestOptions => ({ token, version: '1.39', ...more });
   const status = async (method: string, path: string, options: RequestOptions) => (await app.request(method, path, options)).status;
 
+  const keystoneEnv = () => ({
+    PLACEMENT_AUTH_STRATEGY: 'keystone',
+    PLACEMENT_KEYSTONE_AUTH_URL: `${keystone.url}/v3`,
+    PLACEMENT_KEYSTONE_USERNAME: keystone.users.placement.name,
+    PLACEMENT_KEYSTONE_PASSWORD: keystone.users.placement.password,
+    PLACEMENT_KEYSTONE_PROJECT_NAME: keystone.users.placement.project,
+  });
+
   beforeAll(async () => {
-    app = await startTestApp({
-      PLACEMENT_AUTH_STRATEGY: 'keystone',
-      PLACEMENT_KEYSTONE_AUTH_URL: `${keystone.url}/v3`,
-      PLACEMENT_KEYSTONE_USERNAME: keystone.users.placement.name,
-      PLACEMENT_KEYSTONE_PASSWORD: keystone.users.placement.password,
-      PLACEMENT_KEYSTONE_PROJECT_NAME: keystone.users.placement.project,
-    });
+    app = await startTestApp(keystoneEnv());
   }, 60_000);
   afterAll(async () => {
     await app?.close();
@@ -90,5 +109,68 @@ suite(title, () => {
     const wait = Date.parse(expiresAt.endsWith('Z') ? expiresAt : `${expiresAt}Z`) - Date.now() + 1_000;
     await new Promise((done) => setTimeout(done, Math.max(wait, 0)));
     expect(await status('GET', usages, as(token))).toBe(401);
+  });
+
+  describe('with a policy on service_roles and a 2 s token cache', () => {
+    let strict: TestApp;
+    let dir: string;
+
+    beforeAll(async () => {
+      dir = mkdtempSync(join(tmpdir(), 'placement-policy-'));
+      const policyFile = join(dir, 'policy.yaml');
+      writeFileSync(policyFile, '"placement:resource_providers:list": "service_roles:service"\n');
+      strict = await startTestApp({ ...keystoneEnv(), PLACEMENT_POLICY_FILE: policyFile, PLACEMENT_KEYSTONE_CACHE_TIME: '2' });
+    }, 60_000);
+    afterAll(async () => {
+      await strict?.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('passes the X-Service-Token\'s roles to policy as service_roles', async () => {
+      const { token: member } = await keystone.token('member');
+      const { token: service } = await keystone.token('placement');
+      const list = (headers: Record<string, string> = {}) => strict.request('GET', '/resource_providers', as(member, { headers }));
+      expect((await list({ 'x-service-token': service })).status).toBe(200);
+      expect((await list()).status).toBe(403);
+      // The member's own token as the service token: valid, but its roles are not service.
+      expect((await list({ 'x-service-token': member })).status).toBe(403);
+    });
+
+    it('ends an event stream once its token is revoked, within the cache time and one check', async () => {
+      const { token } = await keystone.token('admin');
+      const stream = await openStream(strict.baseUrl, token);
+      await keystone.revoke(token);
+      const revokedAt = Date.now();
+      const { at, text } = await stream.ended;
+      expect(text).toContain(': the token expired or was revoked');
+      // 2 s of cache, a check every 5 s, a validation at a Keystone that takes seconds when the machine is busy.
+      expect(at - revokedAt).toBeLessThan(20_000);
+    });
+
+    it('ends an event stream once its token expires', async () => {
+      // Long enough to outlive a busy Keystone's issuing of it and the stream's opening.
+      const { token, expiresAt } = await keystone.shortLivedToken('admin', 15);
+      const stream = await openStream(strict.baseUrl, token);
+      const { at, text } = await stream.ended;
+      expect(text).toContain(': the token expired or was revoked');
+      expect(at - Date.parse(expiresAt.endsWith('Z') ? expiresAt : `${expiresAt}Z`)).toBeLessThan(20_000);
+    });
+
+    it('refuses a token revoked after use once PLACEMENT_KEYSTONE_CACHE_TIME has passed', async () => {
+      const { token } = await keystone.token('reader');
+      const usages = `/usages?project_id=${keystone.users.reader.project_id}`;
+      expect((await strict.request('GET', usages, as(token))).status).toBe(200);
+      await keystone.revoke(token);
+      const revokedAt = Date.now();
+      let status = 200;
+      while (status !== 401 && Date.now() - revokedAt < 10_000) {
+        await new Promise((done) => setTimeout(done, 250));
+        status = (await strict.request('GET', usages, as(token))).status;
+      }
+      expect(status).toBe(401);
+      // 2 s of cache at most (it began before the revocation), plus a validation at a Keystone
+      // that takes a second or two on a busy machine; without the cache time it never comes.
+      expect(Date.now() - revokedAt).toBeLessThan(5_000);
+    });
   });
 });

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { RunningApp } from '#placement-api/bootstrap.js';
 import { databaseFailure } from '#placement-api/platform/dependency-errors.js';
 import { START } from '#event-store/index.js';
 import { KurrentEventStore } from '#event-store/kurrent/kurrent-event-store.js';
@@ -13,14 +12,13 @@ const HEADERS = { 'x-auth-token': 'admin', 'openstack-api-version': 'placement 1
 /** Issue 15: a KurrentDB that cannot be reached is a 503 with Retry-After, as PostgreSQL's loss is; then it serves again. */
 describe('the event log in KurrentDB, unreachable', () => {
   let app: KurrentApp;
-  let running: RunningApp;
   let client: UnreachableKurrentClient;
   let base: string;
 
   beforeAll(async () => {
     client = new UnreachableKurrentClient();
     app = await startKurrentApp(client);
-    ({ running, base } = app);
+    ({ base } = app);
   });
   afterAll(async () => app?.close());
 

@@ -222,14 +222,15 @@ describe.each(LOG_STORES)('ledger: history and audits (log in %s)', (logStore) =
   });
 
   describe('authorization', () => {
-    it('lets a reader read the ledger, not a member without it, and needs a token', async () => {
-      const url = `/ledger/resource_providers/${rp}/history`;
-      expect((await app.request('GET', url, { token: 'auditor:proj-x', headers: { 'x-roles': 'reader' } })).status).toBe(200);
-      expect((await app.request('GET', '/ledger/events', { token: 'auditor:proj-x', headers: { 'x-roles': 'reader' } })).status).toBe(200);
-      const member = await app.request('GET', url, { token: 'bob:proj-x', headers: { 'x-roles': 'member' } });
-      expect(member.status).toBe(403);
-      expect(member.body.errors[0].detail).toContain('placement:ledger:read');
-      expect((await app.request('GET', url, { token: null })).status).toBe(401);
+    it('keeps the ledger to admin and service by default: a reader of the consumers\' own project is refused, and a token is needed', async () => {
+      const reader = { token: 'auditor:proj-h', headers: { 'x-roles': 'reader' } };
+      for (const url of [`/ledger/resource_providers/${rp}/history`, `/ledger/consumers/${vm}/history`, '/ledger/events', `/ledger/audit/request/${writes.claim}`]) {
+        const refused = await app.request('GET', url, reader);
+        expect([url, refused.status]).toEqual([url, 403]);
+        expect(refused.body.errors[0].detail).toMatch(/Policy does not allow placement:ledger:[a-z_:]+ to be performed\./);
+      }
+      expect((await app.request('GET', `/ledger/consumers/${vm}/history`, { token: 'svc:service', headers: { 'x-roles': 'service' } })).status).toBe(200);
+      expect((await app.request('GET', `/ledger/resource_providers/${rp}/history`, { token: null })).status).toBe(401);
     });
 
     it('answers 405 to a write on a ledger route', async () => {

@@ -204,9 +204,12 @@ describe.each(LOG_STORES)('ledger: time travel (as_of) (log in %s)', (logStore) 
     expect(now.vm2.body).toEqual({ allocations: {} });
   });
 
-  it('is for readers too, and not for a member without the reader role', async () => {
+  it('is guarded as the GET it mirrors: the service may read a provider as it was, neither a reader nor a member', async () => {
     const path = asOfPath('child', snapshot('claim').last.position);
-    expect((await app.request('GET', path, { token: 'auditor:p', headers: { 'x-roles': 'reader' } })).status).toBe(200);
+    expect((await app.request('GET', path, { token: 'svc:service', headers: { 'x-roles': 'service' } })).status).toBe(200);
+    const reader = await app.request('GET', path, { token: 'auditor:p', headers: { 'x-roles': 'reader' } });
+    expect(reader.status).toBe(403);
+    expect(reader.body.errors[0].detail).toContain('Policy does not allow placement:resource_providers:show to be performed.');
     expect((await app.request('GET', path, { token: 'bob:p', headers: { 'x-roles': 'member' } })).status).toBe(403);
   });
 });

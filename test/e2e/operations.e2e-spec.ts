@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { Client } from 'pg';
 import { createApp, RunningApp } from '#placement-api/bootstrap.js';
-import { loadConfig } from '#placement-api/config.js';
-import { createLogger } from '#placement-api/operations/logger.js';
+import { loadConfig } from '#platform/config.js';
+import { createLogger } from '#platform/logger.js';
 import { WrongExpectedRevision } from '#event-store/index.js';
 import { createTestDatabase, TestDatabase } from '../support/database.js';
 import { startServerProcess } from '../support/server-process.js';
@@ -45,7 +45,7 @@ describe('operations: metrics, health, readiness, OpenAPI', () => {
   it('answers /readyz 200 while the database answers and the read models are current', async () => {
     const reply = await app.request('GET', '/readyz', { token: null });
     expect(reply.status).toBe(200);
-    expect(reply.body).toEqual({ status: 'ready', checks: { database: 'ok', read_models: 'current' } });
+    expect(reply.body).toEqual({ status: 'ready' });
   });
 
   it('answers /readyz 503 with a reason while a projection is behind, and the lag gauge shows it', async () => {
@@ -54,11 +54,7 @@ describe('operations: metrics, health, readiness, OpenAPI', () => {
     try {
       const reply = await app.request('GET', '/readyz', { token: null });
       expect(reply.status).toBe(503);
-      expect(reply.body).toEqual({
-        status: 'not ready',
-        reason: 'read models are behind: projection providers is 7 events behind the log',
-        checks: { database: 'ok', read_models: 'behind' },
-      });
+      expect(reply.body).toEqual({ status: 'not ready', reason: 'projections' });
       expect(sample(await scrape(), 'placement_projection_lag_events', { projection: 'providers' })).toBe(7);
     } finally {
       metrics.setProjectionLag('providers', 0);
@@ -194,11 +190,7 @@ describe('operations: readiness when the database is gone', () => {
     try {
       const reply = await fetch(`${base()}/readyz`);
       expect(reply.status).toBe(503);
-      expect(await reply.json()).toEqual({
-        status: 'not ready',
-        reason: `read models are behind: migrations not applied: ${rows[0].name}`,
-        checks: { database: 'ok', read_models: 'migrations pending' },
-      });
+      expect(await reply.json()).toEqual({ status: 'not ready', reason: 'migrations' });
     } finally {
       await running.database.pool.query('INSERT INTO rm_migrations (id, timestamp, name) VALUES ($1, $2, $3)', [rows[0].id, rows[0].timestamp, rows[0].name]);
     }
@@ -210,9 +202,7 @@ describe('operations: readiness when the database is gone', () => {
     const reply = await fetch(`${base()}/readyz`);
     expect(reply.status).toBe(503);
     const body = (await reply.json()) as { status: string; reason: string; checks: Record<string, string> };
-    expect(body.status).toBe('not ready');
-    expect(body.reason).toMatch(/^database unreachable: /);
-    expect(body.checks.database).toBe(body.reason);
+    expect(body).toEqual({ status: 'not ready', reason: 'database' });
     expect((await fetch(`${base()}/healthz`)).status).toBe(200);
   });
 });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, loadConfig } from '#placement-api/config.js';
+import { ConfigError, loadConfig } from '#platform/config.js';
 import { RequestOptions, startTestApp, TestApp } from '../support/test-app.js';
 
 /** noauth2 identities as the conformance tests send them. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createApp, RunningApp } from '#placement-api/bootstrap.js';
-import { loadConfig } from '#placement-api/config.js';
+import { loadConfig } from '#platform/config.js';
 import { providerNameStream } from '#domain/index.js';
 import { KurrentEventStore } from '#event-store/kurrent/kurrent-event-store.js';
 import { InMemoryKurrentClient } from '#event-store/kurrent/testing/in-memory-kurrent-client.js';

@@ -25,7 +25,6 @@ jest.setTimeout(240_000);
 const upstream = upstreamAvailability();
 if (!upstream.ok) process.stderr.write(`upstream-migration.e2e-spec: upstream Placement unavailable, suite skipped: ${upstream.reason}\n`);
 
-
 /** Differences fail the test; the rest is printed so that a run shows what was tolerated and why. */
 function report(what: string, comparison: Comparison): void {
   const lines = [

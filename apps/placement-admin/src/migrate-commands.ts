@@ -1,12 +1,12 @@
 import { openDatabase } from '#placement/persistence/database.js';
 import { PostgresEventStore } from '#event-store/index.js';
-import { IncompleteConsumerIds } from '#placement/upstream-db/snapshot-reader.js';
-import { importUpstream, ImportRefused, verifyImport } from '#placement/upstream-db/import-upstream.js';
-import { exportToUpstream, ExportRefused } from '#placement/upstream-db/export-upstream.js';
+import { IncompleteConsumerIds } from '#admin/upstream-db/snapshot-reader.js';
+import { importUpstream, ImportRefused, verifyImport } from '#admin/upstream-db/import-upstream.js';
+import { exportToUpstream, ExportRefused } from '#admin/upstream-db/export-upstream.js';
 import { remakeCandidateSnapshot } from '#placement/candidates/snapshot/admin-snapshot.js';
-import { SourceSchemaError } from '#placement/upstream-db/snapshot-reader.js';
-import { SourceUrlError } from '#placement/upstream-db/source-url.js';
-import type { AdminIo } from './cli.js';
+import { SourceSchemaError } from '#admin/upstream-db/snapshot-reader.js';
+import { SourceUrlError } from '#admin/upstream-db/source-url.js';
+import type { AdminIo } from './admin-io.js';
 import { formatEvent } from './format.js';
 
 export const MIGRATE_USAGE = `  import --from URL [--dry-run]

@@ -1,11 +1,12 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { Database } from '#placement/index.js';
 import { PlacementModule } from '#placement/placement.module.js';
-import { AppConfig } from './config.js';
+import { AppConfig } from '#platform/config.js';
 import { ApiRouteGuard } from './platform/api-route.js';
 import { PlacementExceptionFilter } from './platform/exception.filter.js';
 import { PolicyGuard } from './platform/policy/policy.guard.js';
+import { AccessAskedInterceptor } from './platform/policy/access-asked.interceptor.js';
 import { RouteTable } from './platform/route-table.js';
 import { ResourceProvidersModule } from './resource-providers/resource-providers.module.js';
 import { InventoriesModule } from './inventories/inventories.module.js';
@@ -24,7 +25,7 @@ import { Operations } from './operations/operations.js';
 import { OperationsModule } from './operations/operations.module.js';
 import { CapacityMetricsModule } from './operations/capacity-metrics.module.js';
 
-export const APP_CONFIG = Symbol('APP_CONFIG');
+const APP_CONFIG = Symbol('APP_CONFIG');
 
 /** One controller per resource family; the platform's guard and filter apply to all. */
 @Module({})
@@ -37,12 +38,12 @@ export class AppModule {
         OperationsModule.forApp(operations),
         ResourceProvidersModule, InventoriesModule, ResourceClassesModule, TraitsModule, AggregatesModule,
         UsagesModule, AllocationsModule.withSettings(config.allocations),
-        LedgerModule,
+        LedgerModule.forApp(config.feed),
         LedgerExplainModule,
         UsageOverTimeModule,
         ConsoleModule,
         AllocationCandidatesModule,
-        CapacityMetricsModule.forApp(config.metricsByAggregate),
+        CapacityMetricsModule.forApp(config.metrics),
       ],
       controllers: [RootController],
       providers: [
@@ -50,6 +51,7 @@ export class AppModule {
         { provide: RouteTable, useValue: routes },
         { provide: APP_GUARD, useClass: ApiRouteGuard },
         { provide: APP_GUARD, useValue: new PolicyGuard(config.policy) },
+        { provide: APP_INTERCEPTOR, useClass: AccessAskedInterceptor },
         { provide: APP_FILTER, useClass: PlacementExceptionFilter },
       ],
     };

@@ -4,7 +4,7 @@ import {
   AsyncProjector, awaitingProjections, ProjectionWaiter, storeReader, watchProjectionLag,
 } from '#projections/runner/async/index.js';
 import { ALL_PROJECTIONS } from '#projections/index.js';
-import type { ProjectionsConfig } from './config.js';
+import type { ProjectionsConfig } from '#platform/config.js';
 import type { Operations } from './operations/operations.js';
 import { PlacementError } from './platform/placement-error.js';
 

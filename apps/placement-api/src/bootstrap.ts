@@ -2,7 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Database, jsonForm, openDatabase } from '#placement/index.js';
 import { AppModule } from './app.module.js';
-import { AppConfig } from './config.js';
+import { AppConfig } from '#platform/config.js';
 import { placementClientError } from './platform/client-error.js';
 import { installHttpPipeline } from './platform/http-pipeline.js';
 import { applyServerLimits, fastifyLimitOptions } from './platform/connection-limits.js';
@@ -12,12 +12,14 @@ import { RouteTable } from './platform/route-table.js';
 import { ALL_PROJECTIONS } from '#projections/index.js';
 import { instrumentAppends } from '#event-store/instrumented-event-store.js';
 import { closeGracefully } from './operations/graceful-shutdown.js';
-import { createLogger, Logger, NestPinoLogger } from './operations/logger.js';
+import { createLogger, Logger, NestPinoLogger } from '#platform/logger.js';
 import { Operations } from './operations/operations.js';
 import { installRequestObserver } from './operations/request-observer.js';
 import { startAsyncProjections } from './async-projections.js';
 import type { EventStore } from '#event-store/index.js';
 import { backfillProviderNames } from '#placement/providers/provider-name-backfill.js';
+import { compactHeapOnce } from './operations/compact-heap.js';
+import { CountedClient } from './operations/counted-client.js';
 
 export interface RunningApp {
   readonly app: NestFastifyApplication;
@@ -46,7 +48,7 @@ export async function createApp(
     await log.close();
     throw new Error('a log outside PostgreSQL needs PLACEMENT_PROJECTIONS=async: inline projections run in the append\'s PostgreSQL transaction');
   }
-  const opened = await openDatabase(databaseUrl, config.dbPoolSize, config.projections.mode);
+  const opened = await openDatabase(databaseUrl, config.dbPoolSize, config.projections.mode, CountedClient);
   const projections = config.projections.mode === 'async'
     ? await startAsyncProjections(config.projections, databaseUrl, opened, operations, log ?? opened.eventStore)
     : undefined;
@@ -80,6 +82,8 @@ export async function createApp(
     logger: logger ? new NestPinoLogger(logger) : false,
   });
   await app.init();
+  // What loading the candidate index parsed and dropped would otherwise stay committed to the heap for good.
+  compactHeapOnce();
   return {
     app,
     database,

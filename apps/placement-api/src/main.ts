@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 import 'reflect-metadata';
-import { AppConfig, ConfigError, loadConfig } from './config.js';
+import { AppConfig, ConfigError, loadConfig } from '#platform/config.js';
 import { applyBeneath, ConfigFileError, loadConfigFiles } from '#config-file/index.js';
 import { SERVER_USAGE, serverArgs } from './server-args.js';
 import { candidateSearchOptions } from './allocation-candidates/candidate-settings.js';
 import { EmbeddedDatabase, startEmbeddedPostgres } from './embedded-postgres.js';
-import { createLogger } from './operations/logger.js';
+import { createLogger } from '#platform/logger.js';
 import cluster from 'node:cluster';
 import { runWorkers } from './workers.js';
+import { NOAUTH2_WARNING } from '#platform/auth/secure-default.js';
 
 // JSON lines like every other log of the service; LOG_LEVEL applies once the configuration is read.
 const logger = createLogger('info');
@@ -51,6 +52,8 @@ async function main(): Promise<void> {
     throw error;
   }
   logger.level = config.logLevel;
+  // The primary speaks for its workers: one warning per start, not one per process.
+  if (config.authStrategy === 'noauth2' && cluster.isPrimary) logger.warn(NOAUTH2_WARNING);
   if (config.eventStore.kind === 'kurrentdb') await checkKurrentDb(config.eventStore.url);
   let embedded: EmbeddedDatabase | undefined;
   const databaseUrl = config.databaseUrl ?? (embedded = await startEmbeddedPostgres(config.dataDir, config.embeddedPort, log)).url;

@@ -1,4 +1,4 @@
-import { ConfigError } from './config.js';
+import { ConfigError } from '#platform/config.js';
 
 export const SERVER_USAGE = `usage: placement-api [--config-file PATH]... [--config-dir DIR]... [--host ADDRESS] [--port PORT]
 

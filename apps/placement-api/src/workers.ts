@@ -1,5 +1,5 @@
 import cluster, { Worker } from 'node:cluster';
-import type { Logger } from './operations/logger.js';
+import type { Logger } from '#platform/logger.js';
 import { missingHeapFlags } from './heap-flags.js';
 import { SCRAPED_THROUGH_PRIMARY, serveClusterScrapes } from './operations/cluster-scrape.js';
 

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { openDatabase } from '#placement/index.js';
 import { AsyncProjector, LogReader, storeReader } from '#projections/runner/async/index.js';
 import { ALL_PROJECTIONS } from '#projections/index.js';
-import { createLogger } from '#placement-api/operations/logger.js';
+import { createLogger } from '#platform/logger.js';
 import { projectorSettings } from './settings.js';
 
 const logger = createLogger('info');

@@ -1,4 +1,4 @@
-import { LOG_LEVELS, LogLevel } from '#placement-api/config.js';
+import { LOG_LEVELS, LogLevel } from '#platform/config.js';
 
 export interface ProjectorSettings {
   readonly databaseUrl: string;

@@ -1,3 +1,5 @@
+import { redactUrl } from './redact-url.js';
+
 /**
  * `[placement_database] connection` is an SQLAlchemy URL (`dialect+driver://user:pw@host/db?…`);
  * node-postgres wants `postgresql://…`. The driver is SQLAlchemy's business and goes; query
@@ -20,14 +22,14 @@ const MYSQL_DIALECTS = new Set(['mysql', 'mariadb']);
 
 export function toPostgresUrl(connection: string): ConnectionResult {
   const match = /^([A-Za-z][A-Za-z0-9]*)(\+[A-Za-z0-9_]+)?:\/\/(.*)$/s.exec(connection.trim());
-  if (!match) return { ok: false, reason: `"${redact(connection)}" is not a database URL (dialect[+driver]://user:password@host/database)` };
+  if (!match) return { ok: false, reason: `"${redactUrl(connection)}" is not a database URL (dialect[+driver]://user:password@host/database)` };
   const [, dialect, , rest] = match;
   if (MYSQL_DIALECTS.has(dialect.toLowerCase())) {
     return {
       ok: false,
       reason: `${dialect} is upstream Placement's store; Placement Ledger keeps its live data in PostgreSQL. `
-        + `Point connection (or DATABASE_URL) at a PostgreSQL database, and bring the data over with `
-        + `\`placement-admin import --from ${redact(connection)}\`, which reads MySQL`,
+        + 'Point connection (or DATABASE_URL) at a PostgreSQL database, and bring the data over with '
+        + `\`placement-admin import --from ${redactUrl(connection)}\`, which reads MySQL`,
     };
   }
   if (!POSTGRES_DIALECTS.has(dialect.toLowerCase())) {
@@ -47,9 +49,4 @@ export function toPostgresUrl(connection: string): ConnectionResult {
 function splitQuery(rest: string): [string, string?] {
   const at = rest.indexOf('?');
   return at < 0 ? [rest] : [rest.slice(0, at), rest.slice(at + 1)];
-}
-
-/** A URL for messages: its password replaced, since logs outlive secrets. */
-export function redact(url: string): string {
-  return url.replace(/^([^:/]+:\/\/[^:@/]*:)[^@/]*@/, '$1***@');
 }

@@ -15,7 +15,7 @@ export class IniSyntaxError extends Error {}
  * oslo.config's group names are case-insensitive except DEFAULT, which must be written so:
  * `[Placement_Database]` is `[placement_database]`, while `[default]` is a section of its own.
  */
-export function normalizeSection(name: string): string {
+function normalizeSection(name: string): string {
   return name === 'DEFAULT' ? name : name.toLowerCase();
 }
 

@@ -25,8 +25,8 @@ const choice = (env: OptionSpec['env'], ...choices: string[]): OptionSpec => ({ 
 /** Accepted as any string and ignored. */
 const ignored = (...names: string[]) => Object.fromEntries(names.map((name) => [name, str(null)]));
 
-export const AUTH_STRATEGIES = ['keystone', 'noauth2'] as const;
-export const GENERATION_STRATEGIES = ['depth-first', 'breadth-first'] as const;
+const AUTH_STRATEGIES = ['keystone', 'noauth2'] as const;
+const GENERATION_STRATEGIES = ['depth-first', 'breadth-first'] as const;
 
 export const OPTIONS: Readonly<Record<string, Readonly<Record<string, OptionSpec>>>> = {
   DEFAULT: {

@@ -14,3 +14,4 @@ export * from './resource-class/resource-class.decider.js';
 export * from './trait/trait.decider.js';
 export * from './provider-name/index.js';
 export * from './import/index.js';
+export * from './undo/index.js';

@@ -13,6 +13,7 @@ class ScriptedStore implements EventStore {
   async readAll(): Promise<RecordedEvent[]> { return []; }
   async readStreamRange(): Promise<RecordedEvent[]> { return []; }
   async readRequest(): Promise<RecordedEvent[]> { return []; }
+  async streamsWith(): Promise<string[]> { return []; }
   async head() { return START; }
   async readToHead() { return { head: START, events: [] }; }
   async countEvents() { return 0; }

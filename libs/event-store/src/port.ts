@@ -107,10 +107,21 @@ export interface GlobalFilter {
   readonly until?: LogPoint;
   /** Only events of these types. */
   readonly types?: readonly string[];
-  /** Only events whose data has these top-level string values. */
-  readonly data?: Readonly<Record<string, string>>;
   /** false: each event comes with an empty metadata object, for replays that never read it (less to read and parse). */
   readonly metadata?: false;
+}
+
+/**
+ * A lookup of streams by a value in their events' data: the streams holding an event of one of
+ * `types`, at or before `until` when given, whose data has at `field` the string `value`, or an
+ * array holding it (AggregatesSet's `aggregates`).
+ */
+export interface StreamLookup {
+  readonly types: readonly string[];
+  /** A top-level key of the events' data: letters, digits and underscores. */
+  readonly field: string;
+  readonly value: string;
+  readonly until?: LogPoint;
 }
 
 /** holdAppends could not hold the appends back quickly enough (they hold their streams longer); nothing was done. */
@@ -146,6 +157,13 @@ export interface EventStore {
    * Fewer events than `limit` with the last short of the head means more is to come.
    */
   readToHead(from: LogPosition, limit: number, filter?: Omit<GlobalFilter, 'until'>): Promise<{ head: LogPosition; events: RecordedEvent[] }>;
+  /**
+   * The streams a lookup finds, each once, in the global order of its first matching event. Its
+   * cost follows the matches where the store indexes the lookup: PostgreSQL indexes those in
+   * INDEXED_LOOKUPS (indexed-lookups.ts) and answers any other by scanning the log; KurrentDB
+   * likewise, from index streams (kurrent/lookup-index.ts). A request may ask only for an indexed lookup.
+   */
+  streamsWith(lookup: StreamLookup): Promise<string[]>;
   /** Every event written with this metadata.requestId, in global order. */
   readRequest(requestId: string): Promise<RecordedEvent[]>;
   /**

@@ -4,11 +4,10 @@ import { EVENT_STORE } from '#event-store/index.js';
 import { Database } from './persistence/database.js';
 import { READ_DB } from './shared/read-db.js';
 import { NamedReads } from './persistence/named-reads.js';
-import { STORED_FORM, StreamWriter } from './shared/stream-writer.js';
+import { DeciderStates, STORED_FORM } from './shared/decider-states.js';
 import { CommandRunner } from './shared/command-runner.js';
 import { AcknowledgedWrites } from './shared/acknowledged-writes.js';
 import { ProviderLookups } from './read-models/provider-lookups.js';
-import { ProviderCommandRunner } from './providers/provider-command-runner.js';
 import { PROVIDER_COMMAND_HANDLERS } from './providers/provider-command.handlers.js';
 import { GetResourceProviderHandler } from './providers/queries/get-provider.query.js';
 import { CheckProviderExistsHandler } from './providers/queries/provider-exists.query.js';
@@ -28,10 +27,10 @@ export class PlacementModule {
         { provide: EVENT_STORE, useValue: database.eventStore },
         { provide: READ_DB, useValue: new NamedReads(database.pool) },
         { provide: STORED_FORM, useValue: database.storedForm },
-        StreamWriter, CommandRunner, AcknowledgedWrites, ProviderLookups, ProviderCommandRunner,
+        DeciderStates, CommandRunner, AcknowledgedWrites, ProviderLookups,
         ...HANDLERS, ...extraHandlers,
       ],
-      exports: [EVENT_STORE, READ_DB, StreamWriter, CommandRunner, AcknowledgedWrites, ProviderLookups, ProviderCommandRunner, CqrsModule],
+      exports: [EVENT_STORE, READ_DB, DeciderStates, CommandRunner, AcknowledgedWrites, ProviderLookups, CqrsModule],
     };
   }
 }

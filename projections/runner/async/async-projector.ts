@@ -3,13 +3,13 @@ import type { LogPosition } from '#event-store/index.js';
 import type { Projection } from '../projection.js';
 import { READ_MODELS_SCHEMA, searchPathOption } from '../read-model-schema-name.js';
 import { applyBatch, BEHIND } from './apply-batch.js';
-import { resumePosition } from './batch-plan.js';
+import { resumePosition } from './resume-position.js';
 import { readCheckpoints } from './checkpoint-rows.js';
 import { LeaderRole, LeaderSignal, nextRole } from './leader-role.js';
 import type { LogReader } from './log-reader.js';
 
 /** One lock for every projector of a database, whichever process runs it. */
-export const PROJECTOR_LOCK = "hashtext('placement: projector leader')";
+const PROJECTOR_LOCK = "hashtext('placement: projector leader')";
 
 export interface AsyncProjectorOptions {
   readonly url: string;

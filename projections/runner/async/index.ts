@@ -1,5 +1,5 @@
 export * from './async-projector.js';
-export * from './batch-plan.js';
+export * from './resume-position.js';
 export * from './checkpoint-rows.js';
 export * from './leader-role.js';
 export * from './position-waiters.js';

@@ -1,7 +1,7 @@
 import { Client, Pool } from 'pg';
 import type { LogPosition } from '#event-store/index.js';
 import { READ_MODELS_SCHEMA, searchPathOption } from '../read-model-schema-name.js';
-import { resumePosition } from './batch-plan.js';
+import { resumePosition } from './resume-position.js';
 import { decodePosition, PROJECTED_CHANNEL, readCheckpoints } from './checkpoint-rows.js';
 import { PositionWaiters } from './position-waiters.js';
 

@@ -11,6 +11,7 @@ function fakeStore(position: LogPosition): EventStore & { appended: number } {
     readAll: async () => [],
     readStreamRange: async () => [],
     readRequest: async () => [],
+    streamsWith: async () => [],
     head: async () => position,
     readToHead: async () => ({ head: position, events: [] }),
     countEvents: async () => 0,

@@ -78,7 +78,7 @@ export async function abLatency(url: string, requests: number, budgetSeconds: nu
 /** `ab -n requests -c concurrency` as the admin token at 1.39, without keep-alive. */
 export async function ab(url: string, requests: number, concurrency: number, extra: string[] = []): Promise<AbFigures> {
   const args = ['-q', '-n', String(requests), '-c', String(concurrency), ...extra,
-      '-H', 'x-auth-token: admin', '-H', 'openstack-api-version: placement 1.39', '-H', 'accept: application/json', url];
+    '-H', 'x-auth-token: admin', '-H', 'openstack-api-version: placement 1.39', '-H', 'accept: application/json', url];
   const child = spawn('ab', args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout.on('data', (d) => (out += d));

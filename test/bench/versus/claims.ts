@@ -9,13 +9,13 @@ import { countLine, goalLine } from './report.js';
 import { ServerProfile } from '../server-profile.js';
 
 const GOAL = 40;
-/** About 4 to 6 s of claiming each: upstream makes about 10 claims a second here. */
+/** A few seconds of claiming each: upstream claims far more slowly (docs/performance.md). */
 const CLAIMS: Record<'ours' | 'upstream', number> = { ours: 1200, upstream: 60 };
 /**
  * Claims made first and not counted, about as long on both (6 to 8 s): a scheduler claims against
- * a server that has long been running, and ours, just loaded, spends less CPU per claim for its
- * first few thousand (V8 compiling the path, PostgreSQL's backends warming): 3.2 ms of server CPU
- * per claim over the first 600, 1.8 from the 2,400th on. Upstream's first claims differ far less.
+ * a server that has long been running, and ours, just loaded, spends more CPU per claim for its
+ * first few thousand (V8 compiling the path, PostgreSQL's backends warming; docs/performance.md).
+ * Upstream's first claims differ far less.
  */
 const WARM_UP: Record<'ours' | 'upstream', number> = { ours: 2000, upstream: 60 };
 

@@ -11,8 +11,9 @@ export interface Contender {
   stop(): Promise<void>;
 }
 
-export async function startOurs(env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<Contender> {
-  const server = await startBenchServer(env, nodeArgs);
+/** `existing`: a database already holding a cloud (kept at stop), else a fresh one. */
+export async function startOurs(env: Record<string, string> = {}, nodeArgs: string[] = [], existing?: string): Promise<Contender> {
+  const server = await startBenchServer(env, nodeArgs, existing ? 300_000 : 60_000, existing);
   return { name: 'ours', url: server.url, pid: server.child.pid!, databaseUrl: server.databaseUrl, stop: () => server.stop() };
 }
 

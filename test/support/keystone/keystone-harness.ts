@@ -11,7 +11,7 @@ export interface KeystoneUser {
   readonly project_id: string;
 }
 
-type UserName = 'admin' | 'placement' | 'reader' | 'member';
+type UserName = 'admin' | 'placement' | 'reader' | 'member' | 'member_b';
 
 export type KeystoneLaunch = { readonly ok: true; readonly keystone: RealKeystone } | { readonly ok: false; readonly reason: string };
 

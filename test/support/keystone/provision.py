@@ -1,9 +1,10 @@
-"""Provisions the keystone e2e test's users through Keystone's own v3 API.
+"""Provisions the keystone e2e tests' users through Keystone's own v3 API.
 
 provision.py URL ADMIN_PASSWORD UWSGI_PID  ->  JSON on stdout (read by keystone-harness.ts)
 
 As a cloud's installer would: a `service` role and project holding the placement service
-user, a `demo` project with a reader and a member. bootstrap already made the admin
+user, a `demo` project with a reader and a member, and an `other` project with a member of
+its own (the tenant-isolation matrix's project B). bootstrap already made the admin
 (admin in project admin, and on the system) and the admin/member/reader roles with
 their implications.
 """
@@ -48,6 +49,7 @@ roles['service'] = create('role', {'name': 'service'})['id']
 projects = {
     'service': create('project', {'name': 'service', 'domain_id': 'default'}),
     'demo': create('project', {'name': 'demo', 'domain_id': 'default'}),
+    'other': create('project', {'name': 'other', 'domain_id': 'default'}),
 }
 admin_project = call('GET', '/v3/projects?name=admin', admin)[1]['projects'][0]
 admin_user = call('GET', '/v3/users?name=admin', admin)[1]['users'][0]
@@ -56,7 +58,8 @@ users = {'admin': {'name': 'admin', 'password': ADMIN_PASSWORD, 'id': admin_user
                    'project': 'admin', 'project_id': admin_project['id']}}
 for name, project, role in [('placement', 'service', 'service'),
                             ('reader', 'demo', 'reader'),
-                            ('member', 'demo', 'member')]:
+                            ('member', 'demo', 'member'),
+                            ('member_b', 'other', 'member')]:
     password = secrets.token_hex(12)
     user = create('user', {'name': name, 'password': password, 'domain_id': 'default'})
     project_id = projects[project]['id']

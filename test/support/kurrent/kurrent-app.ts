@@ -1,5 +1,5 @@
 import { createApp, RunningApp } from '#placement-api/bootstrap.js';
-import { loadConfig } from '#placement-api/config.js';
+import { loadConfig } from '#platform/config.js';
 import { KurrentEventStore } from '#event-store/kurrent/kurrent-event-store.js';
 import type { KurrentClient } from '#event-store/kurrent/kurrent-client.js';
 import { createTestDatabase } from '../database.js';

@@ -9,10 +9,10 @@ export interface AdminRun {
   readonly output: string;
 }
 
-/** `placement-admin <args>` on our database, to the end (progress lines kept for the failure message). */
-export function runAdmin(args: readonly string[], databaseUrl: string, timeoutMs = 5 * 60_000): Promise<AdminRun> {
+/** `placement-admin <args>` on our database, to the end (progress lines kept for the failure message); `nodeArgs` go to node. */
+export function runAdmin(args: readonly string[], databaseUrl: string, timeoutMs = 5 * 60_000, nodeArgs: readonly string[] = []): Promise<AdminRun> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, [ADMIN_ENTRY, ...args], {
+    const child = spawn(process.execPath, [...nodeArgs, ADMIN_ENTRY, ...args], {
       env: { ...process.env, DATABASE_URL: databaseUrl },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

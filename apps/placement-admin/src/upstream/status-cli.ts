@@ -1,30 +1,34 @@
 import { readFileSync } from 'node:fs';
 import { Pool } from 'pg';
 import { hasEventLog, PostgresEventStore } from '#event-store/index.js';
+import { redactUrl } from '#config-file/redact-url.js';
 import { AdminLog, openAdminLog } from '../admin-log.js';
-import { ConfigError, loadConfig } from '#placement-api/config.js';
-import { KeystoneClient } from '#placement-api/platform/auth/keystone-client.js';
-import { PolicyFileError, readPolicyFile } from '#placement-api/platform/policy/policy-file.js';
+import { debugRequested, errorText } from '../error-text.js';
+import { ConfigError, loadConfig } from '#platform/config.js';
+import { KeystoneClient } from '#platform/auth/keystone-client.js';
+import { PolicyFileError, readPolicyFile } from '#platform/policy/policy-file.js';
 import { READ_MODELS_SCHEMA, searchPathOption } from '#placement/persistence/read-model-schema.js';
-import { readStatus, Status } from '#placement/rebuild/status.js';
+import { readStatus, Status } from '#admin/rebuild/status.js';
 import { CommandIo, commandConfig } from './command-config.js';
 import { CHECK_ERROR_EXIT, CheckCode, CheckResult, formatCheckResults, worstCode } from './upgrade-check-result.js';
 import { keystoneCheck, policyFormatCheck, readModelsCheck, schemaCheck } from './upgrade-checks.js';
 
-const USAGE = `usage: placement-status [--config-file PATH]... [--config-dir DIR]... upgrade check
+const USAGE = `usage: placement-status [--config-file PATH]... [--config-dir DIR]... [--debug] upgrade check
 
 Checks that this deployment is ready to run this version of Placement Ledger, as upstream's
 placement-status does: prints oslo.upgradecheck's results table and exits with the worst result
-(0 success, 1 warning, 2 failure; 255 when the checks could not run).`;
+(0 success, 1 warning, 2 failure; 255 when the checks could not run, with the error's message,
+and its stack trace with --debug or LOG_LEVEL=debug).`;
 
 type Named = { readonly name: string; readonly result: CheckResult };
 
 /** `placement-status upgrade check`; returns the exit code. */
-export async function runStatus(argv: readonly string[], env: NodeJS.ProcessEnv, io: CommandIo): Promise<number> {
-  if (argv.includes('--help') || argv.includes('-h')) {
+export async function runStatus(allArgs: readonly string[], env: NodeJS.ProcessEnv, io: CommandIo): Promise<number> {
+  if (allArgs.includes('--help') || allArgs.includes('-h')) {
     io.out(USAGE);
     return 0;
   }
+  const argv = allArgs.filter((arg) => arg !== '--debug');
   const config = commandConfig(argv, env, io);
   if (!config.ok) return CHECK_ERROR_EXIT;
   if (config.rest.join(' ') !== 'upgrade check') {
@@ -37,7 +41,8 @@ export async function runStatus(argv: readonly string[], env: NodeJS.ProcessEnv,
     io.out(formatCheckResults(results));
     return worstCode(results);
   } catch (error) {
-    io.out(`Error:\n${error instanceof Error ? error.stack : String(error)}`);
+    // Upstream prints the traceback; an operator gets the message, a developer asks with --debug.
+    io.out(`Error:\n${errorText(error, debugRequested(allArgs, config.env))}`);
     return CHECK_ERROR_EXIT;
   }
 }
@@ -53,7 +58,10 @@ async function runChecks(env: NodeJS.ProcessEnv): Promise<Named[]> {
     results.push({ name: 'Configuration', result: { code: CheckCode.Failure, details: `The server would not start: ${error.message}` } });
   }
   if (env.DATABASE_URL) {
-    const { status, logPresent } = await readDatabase(env.DATABASE_URL, env);
+    const url = env.DATABASE_URL;
+    const { status, logPresent } = await readDatabase(url, env).catch((error: unknown) => {
+      throw new Error(`cannot read the database at ${redactUrl(url)}`, { cause: error });
+    });
     results.push({ name: 'Database Schema', result: schemaCheck(status, logPresent) });
     results.push({ name: 'Read Models', result: readModelsCheck(status) });
   } else {

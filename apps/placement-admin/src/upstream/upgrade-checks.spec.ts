@@ -1,4 +1,4 @@
-import type { ProjectionStatus, Status } from '#placement/rebuild/status.js';
+import type { ProjectionStatus, Status } from '#admin/rebuild/status.js';
 import { CheckCode } from './upgrade-check-result.js';
 import { keystoneCheck, policyFormatCheck, readModelsCheck, schemaCheck } from './upgrade-checks.js';
 

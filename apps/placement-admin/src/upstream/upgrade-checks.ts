@@ -1,4 +1,4 @@
-import type { Status } from '#placement/rebuild/status.js';
+import type { Status } from '#admin/rebuild/status.js';
 import { CheckCode, CheckResult } from './upgrade-check-result.js';
 
 /**

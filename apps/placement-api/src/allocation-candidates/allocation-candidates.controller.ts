@@ -1,33 +1,36 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
-import { GetAllocationCandidates } from '#placement/candidates/get-allocation-candidates.query.js';
-import type { CandidateResult } from '#placement/candidates/search/search.js';
+import { GetAllocationCandidates, SLICE_MS } from '#placement/candidates/get-allocation-candidates.query.js';
+import { runPausing } from '#placement/candidates/search/steps.js';
 import { ApiRoute } from '../platform/api-route.js';
 import { setLastModified } from '../platform/cache-headers.js';
 import { Version } from '../platform/microversion.js';
 import { QueryParams, Ver } from '../platform/request-params.js';
-import { presentCandidates } from './allocation-candidates.presenter.js';
+import { presentSteps } from './allocation-candidates.presenter.js';
 import { parseCandidateQuery } from './candidate-query.js';
-import { ReplyBuffers } from './reply-buffers.js';
+import type { AnswerReuse } from '#placement/candidates/reuse/answer-reuse.js';
 
 @Controller('allocation_candidates')
 export class AllocationCandidatesController {
   constructor(private readonly queries: QueryBus) {}
 
-  private readonly buffers = new ReplyBuffers();
-
   @Get()
   @ApiRoute({ since: '1.10', produces: true })
   async list(@Ver() version: Version, @QueryParams() query: URLSearchParams, @Res({ passthrough: true }) reply: FastifyReply) {
     const request = parseCandidateQuery(query, version);
-    const result: CandidateResult = await this.queries.execute(new GetAllocationCandidates(request));
+    // Written while the index holds the state the candidates were found in, pausing as the search does.
+    let reuse: AnswerReuse | undefined;
+    const present = (result: Parameters<typeof presentSteps>[0], kept: AnswerReuse) => {
+      reuse = kept;
+      return runPausing(presentSteps(result, request, version, kept), SLICE_MS);
+    };
+    const body: Buffer = await this.queries.execute(new GetAllocationCandidates(request, present));
     reply.header('content-type', 'application/json');
     // The answer is computed now, so it was last modified now, as upstream says.
     setLastModified(reply, version, new Date());
-    const body = presentCandidates(result, request, version, this.buffers);
     // Only once Node has handed every byte to the kernel may the memory hold another answer.
-    reply.raw.once('finish', () => this.buffers.giveBack(body));
+    reply.raw.once('finish', () => reuse?.buffers.giveBack(body));
     return body;
   }
 }

@@ -2,10 +2,10 @@ import { NameCatalog } from '#placement/candidates/index/name-catalog.js';
 import { indexOf, PlainProvider } from '#placement/candidates/index/plain-index.js';
 import { candidateRequest, group } from '#placement/candidates/search/request-builder.js';
 import { searchCandidates } from '#placement/candidates/search/search.js';
-import { TreeAnswers } from '#placement/candidates/search/tree-answers.js';
+import { Candidate, OneProviderCandidate } from '#placement/candidates/search/candidate.js';
+import { AnswerReuse } from '#placement/candidates/reuse/answer-reuse.js';
 import { Version } from '../platform/microversion.js';
 import { presentCandidates } from './allocation-candidates.presenter.js';
-import { ReplyBuffers } from './reply-buffers.js';
 
 const index = indexOf([
   { uuid: 'cn', inventories: { VCPU: { total: 8, allocation_ratio: 2 }, MEMORY_MB: { total: 1024, reserved: 24 } }, used: { VCPU: 3 }, traits: ['HW_CPU_X86_AVX2'] },
@@ -14,7 +14,8 @@ const index = indexOf([
 const request = candidateRequest([group('', { resources: [['VCPU', 1]] }), group('_NET', { resources: [['SRIOV_NET_VF', 2]] })]);
 const search = () => searchCandidates(index, new NameCatalog(), request, { randomize: false, maxCandidates: null });
 const result = search();
-const at = (version: string, answer = result) => JSON.parse(presentCandidates(answer, request, Version.parse(version)).toString('latin1'));
+const reused = new AnswerReuse();
+const at = (version: string, answer = result) => JSON.parse(presentCandidates(answer, request, Version.parse(version), reused).toString('latin1'));
 
 describe('presentCandidates', () => {
   it('gives the list form before 1.12, ready for PUT /allocations of that time', () => {
@@ -55,8 +56,9 @@ describe('presentCandidates', () => {
     const big = indexOf(Array.from({ length: 1200 }, (_v, i): PlainProvider => ({ uuid: `cn${i}`, inventories: { VCPU: { total: 8 } } })));
     const vcpu = candidateRequest([group('', { resources: [['VCPU', 1]] })]);
     const answer = searchCandidates(big, new NameCatalog(), vcpu, { randomize: false, maxCandidates: null });
-    const buffers = new ReplyBuffers();
-    const present = (version = '1.39') => presentCandidates(answer, vcpu, Version.parse(version), buffers);
+    const reuse = new AnswerReuse();
+    const { buffers } = reuse;
+    const present = (version = '1.39') => presentCandidates(answer, vcpu, Version.parse(version), reuse);
     const first = present();
     const text = first.toString('latin1');
     buffers.giveBack(first);
@@ -78,8 +80,9 @@ describe('presentCandidates', () => {
     })));
     const three = candidateRequest([group('', { resources: [['VCPU', 1], ['MEMORY_MB', 1], ['DISK_GB', 1]] })]);
     const answer = searchCandidates(big, new NameCatalog(), three, { randomize: false, maxCandidates: null });
-    const buffers = new ReplyBuffers();
-    const present = () => presentCandidates(answer, three, Version.parse('1.39'), buffers);
+    const reuse = new AnswerReuse();
+    const { buffers } = reuse;
+    const present = () => presentCandidates(answer, three, Version.parse('1.39'), reuse);
     const first = present();
     expect(first.length).toBeGreaterThan(4 * 1024 * 1024);
     buffers.giveBack(first);
@@ -98,26 +101,45 @@ describe('presentCandidates', () => {
     const nested = candidateRequest([group('', { resources: [['VCPU', 1], ['DISK_GB', 10]] }), group('_NET', { resources: [['SRIOV_NET_VF', 2]] })],
       { groupPolicy: 'none' });
     const names = new NameCatalog();
-    const answers = new TreeAnswers();
-    const buffers = new ReplyBuffers();
+    const reuse = new AnswerReuse();
     const options = { randomize: false, maxCandidates: null };
     for (const round of [0, 1, 2]) {
       if (round === 2) trees.put('numa3', { ...trees.get('numa3')!.state, usages: { VCPU: 4 } });
       for (const version of ['1.29', '1.33', '1.34', '1.39']) {
         for (const limit of [null, 5]) {
           const asked = { ...nested, limit };
-          const kept = searchCandidates(trees, names, asked, options, answers);
+          const kept = searchCandidates(trees, names, asked, options, reuse.trees);
           expect(kept.trees).toBeDefined();
-          const body = presentCandidates(kept, asked, Version.parse(version), buffers).toString('latin1');
-          expect(body).toBe(presentCandidates(searchCandidates(trees, names, asked, options), asked, Version.parse(version)).toString('latin1'));
+          const body = presentCandidates(kept, asked, Version.parse(version), reuse).toString('latin1');
+          expect(body).toBe(presentCandidates(searchCandidates(trees, names, asked, options), asked, Version.parse(version), new AnswerReuse()).toString('latin1'));
           expect(Object.keys(JSON.parse(body).provider_summaries).length).toBeGreaterThan(0);
         }
       }
     }
   });
 
+  it('writes a one-provider candidate from its template exactly as a candidate of its own, at every shape, with or without resources', () => {
+    const flat = indexOf([{ uuid: 'cn1', inventories: { VCPU: { total: 8 } } }, { uuid: 'cn2', inventories: { VCPU: { total: 8 } } }]);
+    for (const groups of [[group('_A', { resources: [['VCPU', 1]] })], [group('', { resources: [['VCPU', 2]] })]]) {
+      const asked = candidateRequest(groups);
+      const found = searchCandidates(flat, new NameCatalog(), asked, { randomize: false, maxCandidates: null });
+      expect(found.candidates.length).toBe(2);
+      // The same candidates as plain objects take the general path (writeRequest).
+      const plain = { ...found, candidates: found.candidates.map((c) => ({ allocations: c.allocations, mappings: c.mappings })) };
+      for (const version of ['1.10', '1.11', '1.12', '1.33', '1.34', '1.39']) {
+        const templated = presentCandidates(found, asked, Version.parse(version), new AnswerReuse()).toString('latin1');
+        expect(templated).toBe(presentCandidates(plain, asked, Version.parse(version), new AnswerReuse()).toString('latin1'));
+        expect(JSON.parse(templated).allocation_requests).toHaveLength(2);
+      }
+    }
+    const bare = new OneProviderCandidate(flat.get('cn1')!, [], '_T');
+    const bareBody = (candidates: readonly Candidate[]) => presentCandidates({ candidates, summaries: [], explain: [] }, request, Version.parse('1.39'), new AnswerReuse()).toString('latin1');
+    expect(bareBody([bare])).toBe(bareBody([{ allocations: bare.allocations, mappings: bare.mappings }]));
+    expect(JSON.parse(bareBody([bare])).allocation_requests).toEqual([{ allocations: {}, mappings: { _T: ['cn1'] } }]);
+  });
+
   it('answers an empty search with empty collections', () => {
-    const none = presentCandidates({ candidates: [], summaries: [], explain: [] }, request, Version.parse('1.39'));
+    const none = presentCandidates({ candidates: [], summaries: [], explain: [] }, request, Version.parse('1.39'), new AnswerReuse());
     expect(JSON.parse(none.toString())).toEqual({ allocation_requests: [], provider_summaries: {} });
   });
 });

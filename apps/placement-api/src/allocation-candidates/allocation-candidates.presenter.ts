@@ -1,13 +1,19 @@
-import { ActiveProvider, capacity, STANDARD_RESOURCE_CLASSES } from '#domain/index.js';
+import { capacity, STANDARD_RESOURCE_CLASSES } from '#domain/index.js';
 import type { ProviderNode } from '#placement/candidates/index/provider-index.js';
 import type { Candidate } from '#placement/candidates/search/combine.js';
 import { OneProviderCandidate } from '#placement/candidates/search/one-group.js';
 import type { CandidateResult } from '#placement/candidates/search/search.js';
-import { summarized, TreePart, TreeSlice } from '#placement/candidates/search/tree-answers.js';
+import { summarized, TreePart, TreeSlice } from '#placement/candidates/reuse/tree-answers.js';
 import type { CandidateRequest } from '#placement/candidates/request.js';
 import { Version } from '../platform/microversion.js';
 import { AsciiWriter } from './ascii-writer.js';
-import type { ReplyBuffers } from './reply-buffers.js';
+import type { AnswerReuse } from '#placement/candidates/reuse/answer-reuse.js';
+import type { KeptBytes } from '#placement/candidates/reuse/kept-bytes.js';
+import type { ReplyBuffers } from '#placement/candidates/reuse/reply-buffers.js';
+import { runToEnd, Steps } from '#placement/candidates/search/steps.js';
+
+/** Candidates or summaries written between two pauses (see presentSteps): well under a millisecond of writing. */
+const PAUSE_EVERY = 1024;
 
 // Every string here is a provider uuid (canonical), a class or trait name ([A-Z0-9_]) or a group
 // suffix ([a-zA-Z0-9_-]): none ever needs escaping, so they are quoted as they are.
@@ -29,35 +35,59 @@ const shapeOf = (version: Version): Shape => ({
 
 type Resources = ReadonlyArray<readonly [string, number]>;
 
-/** Candidates share the resources array of a group they take whole, so each is rendered once. */
+/** Stands for the provider's uuid in a one-provider request's template: no uuid, class or suffix holds it. */
+const PROVIDER = '\u0001';
+
+/** Candidates share the resources array of a group they take whole, so each is rendered once per answer. */
 class ResourcesText {
   private readonly texts = new Map<Resources, string>();
+  private readonly templates = new Map<Resources, Map<string, string[]>>();
 
   of(resources: Resources): string {
     let text = this.texts.get(resources);
     if (text === undefined) this.texts.set(resources, (text = `{${resources.map(([rc, n]) => `${str(rc)}:${n}`).join(',')}}`));
     return text;
   }
+
+  /**
+   * A one-provider request is the same text for every provider but for its uuid: the text around
+   * each place the uuid goes, made once per answer from writeRequest itself, so both always agree.
+   */
+  template(resources: Resources, suffix: string, shape: Shape): string[] {
+    let bySuffix = this.templates.get(resources);
+    if (!bySuffix) this.templates.set(resources, (bySuffix = new Map()));
+    let template = bySuffix.get(suffix);
+    if (template === undefined) {
+      const out = new AsciiWriter(256);
+      writeRequest(out, new OneProviderCandidate({ uuid: PROVIDER } as ProviderNode, resources, suffix), shape, this);
+      bySuffix.set(suffix, (template = out.done().toString('latin1').split(PROVIDER)));
+    }
+    return template;
+  }
+}
+
+/** What one presentation writes with: the shape, the classes asked for, and where bytes are kept between answers. */
+interface Presentation {
+  readonly shape: Shape;
+  /** The shape as text: kept bytes are good for one shape. */
+  readonly key: string;
+  readonly texts: ResourcesText;
+  /** null: every class of a provider is summarized (1.27). */
+  readonly requested: ReadonlySet<string> | null;
+  readonly kept: KeptBytes;
 }
 
 /**
- * The bytes of a one-provider candidate depend only on the provider, the group's resources and
- * suffix and the shape, so repeated queries (the scheduler's) reuse them: one entry per provider,
- * checked field by field (no key is built per candidate), copied into the answer as bytes.
+ * A one-provider candidate, the flat scheduler query's, from its template: the scheduler asks
+ * another flavor after every claim, so its text is made anew each answer, never looked up.
  */
-interface OneProviderBytes { readonly shape: string; readonly suffix: string; readonly resources: string; readonly bytes: Buffer }
-const oneProviderBytes = new WeakMap<ProviderNode, OneProviderBytes>();
-
-function oneProviderRequest(candidate: OneProviderCandidate, shape: Shape, texts: ResourcesText, shapeKey: string): Buffer {
-  const resources = texts.of(candidate.resources);
-  const hit = oneProviderBytes.get(candidate.provider);
-  if (hit && hit.shape === shapeKey && hit.suffix === candidate.suffix && hit.resources === resources) return hit.bytes;
-  const out = new AsciiWriter(256);
-  writeRequest(out, candidate, shape, texts);
-  // Copied out of the writer's larger buffer: the cache keeps exactly the request's bytes.
-  const bytes = Buffer.from(out.done());
-  oneProviderBytes.set(candidate.provider, { shape: shapeKey, suffix: candidate.suffix, resources, bytes });
-  return bytes;
+function writeOneProviderRequest(out: AsciiWriter, candidate: OneProviderCandidate, p: Presentation): void {
+  const template = p.texts.template(candidate.resources, candidate.suffix, p.shape);
+  out.text(template[0]);
+  for (let i = 1; i < template.length; i++) {
+    out.text(candidate.provider.uuid);
+    out.text(template[i]);
+  }
 }
 
 /** One allocation request, written piece by piece: no intermediate strings per candidate. */
@@ -65,24 +95,12 @@ function writeRequest(out: AsciiWriter, candidate: Candidate, shape: Shape, text
   const { allocations, mappings } = candidate;
   if (!shape.dictForm) {
     out.text('{"allocations":[');
-    allocations.forEach((a, i) => {
-      out.text(i === 0 ? '{"resource_provider":{"uuid":"' : ',{"resource_provider":{"uuid":"');
-      out.text(a.provider.uuid);
-      out.text('"},"resources":');
-      out.text(texts.of(a.resources));
-      out.text('}');
-    });
+    writeAllocations(out, allocations, texts, '{"resource_provider":{"uuid":"', '"},"resources":');
     out.text(']}');
     return;
   }
   out.text('{"allocations":{');
-  allocations.forEach((a, i) => {
-    out.text(i === 0 ? '"' : ',"');
-    out.text(a.provider.uuid);
-    out.text('":{"resources":');
-    out.text(texts.of(a.resources));
-    out.text('}');
-  });
+  writeAllocations(out, allocations, texts, '"', '":{"resources":');
   if (!shape.mappings) {
     out.text('}}');
     return;
@@ -102,6 +120,21 @@ function writeRequest(out: AsciiWriter, candidate: Candidate, shape: Shape, text
   out.text('}}');
 }
 
+/**
+ * Each allocation of a request as `<open><uuid><middle><resources>}`, comma-separated: the list
+ * form (before 1.12) and the dict form differ in the text around the uuid only.
+ */
+function writeAllocations(out: AsciiWriter, allocations: Candidate['allocations'], texts: ResourcesText, open: string, middle: string): void {
+  allocations.forEach((a, i) => {
+    if (i > 0) out.text(',');
+    out.text(open);
+    out.text(a.provider.uuid);
+    out.text(middle);
+    out.text(texts.of(a.resources));
+    out.text('}');
+  });
+}
+
 const STANDARD_RANK = new Map(STANDARD_RESOURCE_CLASSES.map((name, index) => [name, index]));
 const classRank = (rc: string) => STANDARD_RANK.get(rc) ?? STANDARD_RESOURCE_CLASSES.length;
 
@@ -119,56 +152,53 @@ function summary(node: ProviderNode, shape: Shape, requested: ReadonlySet<string
   return `${text}}`;
 }
 
-/** A provider's summary bytes in one shape, for one state and root: what ProviderNode.presented holds. */
-interface PresentedSummary { readonly key: string; readonly state: ActiveProvider; readonly root: ProviderNode; readonly bytes: Buffer }
-
 /**
- * A summary changes only with its provider's state (a new object on every change) or root, so
- * the bytes of the shapes that list every class are kept per state, on the provider's node (one
- * shape at a time: a cloud's scheduler asks at one microversion), and copied into later answers.
+ * A summary changes only with its provider's state or root (its `changed` stamp), so the bytes
+ * of the shapes that list every class are kept per provider and copied into later answers.
  */
-function summaryBytes(node: ProviderNode, shape: Shape, key: string): Buffer {
-  const hit = node.presented as PresentedSummary | null | undefined;
-  if (hit && hit.state === node.state && hit.root === node.root && hit.key === key) return hit.bytes;
-  const bytes = Buffer.from(`${str(node.uuid)}:${summary(node, shape, null)}`, 'latin1');
-  node.presented = { key, state: node.state, root: node.root, bytes } satisfies PresentedSummary;
+function summaryBytes(node: ProviderNode, p: Presentation): Buffer {
+  const hit = p.kept.get(node, 'summary', p.key, node.changed);
+  if (hit) return hit;
+  const bytes = Buffer.from(`${str(node.uuid)}:${summary(node, p.shape, null)}`, 'latin1');
+  p.kept.keep(node, 'summary', p.key, node.changed, bytes);
   return bytes;
 }
 
 /** One entry of provider_summaries: the provider's kept bytes where every class is listed, else written for the requested classes. */
-function writeSummary(out: AsciiWriter, node: ProviderNode, shape: Shape, key: string, requested: ReadonlySet<string> | null): void {
-  if (requested) out.text(`${str(node.uuid)}:${summary(node, shape, requested)}`);
-  else out.bytes(summaryBytes(node, shape, key));
+function writeSummary(out: AsciiWriter, node: ProviderNode, p: Presentation): void {
+  if (p.requested) out.text(`${str(node.uuid)}:${summary(node, p.shape, p.requested)}`);
+  else out.bytes(summaryBytes(node, p));
 }
 
 const COMMA = 0x2c;
 
 /** A kept tree part's bytes in one shape: its requests and its providers' summaries, each comma-joined. */
-interface PartBytes { readonly key: string; readonly requests: Buffer; readonly summaries: Buffer }
+interface PartBytes { readonly requests: Buffer; readonly summaries: Buffer }
 
-/** What every request and summary of a whole part writes; kept on the part while the tree is unchanged. */
-function partBytes(part: TreePart, shape: Shape, texts: ResourcesText, key: string, requested: ReadonlySet<string> | null): PartBytes {
-  const hit = part.presented as PartBytes | undefined;
-  if (hit && hit.key === key) return hit;
+/** What every request and summary of a whole part writes; kept while the part is (its tree unchanged). */
+function partBytes(part: TreePart, p: Presentation): PartBytes {
+  const requests = p.kept.get(part, 'part-requests', p.key, part.stamp);
+  const summaries = p.kept.get(part, 'part-summaries', p.key, part.stamp);
+  if (requests && summaries) return { requests, summaries };
   const out = new AsciiWriter(part.candidates.length * 320 + 64);
   let next = separator(out);
   for (const candidate of part.candidates) {
     next();
-    writeRequest(out, candidate, shape, texts);
+    writeRequest(out, candidate, p.shape, p.texts);
   }
-  // Copied out of each writer's larger buffer: the part keeps exactly its bytes.
-  const requests = Buffer.from(out.done());
   const list = new AsciiWriter(part.members.length * 320 + 64);
   next = separator(list);
   if (part.summarized) {
     for (const node of part.members) {
       next();
-      writeSummary(list, node, shape, key, requested);
+      writeSummary(list, node, p);
     }
   }
-  const bytes: PartBytes = { key, requests, summaries: Buffer.from(list.done()) };
-  part.presented = bytes;
-  return bytes;
+  // Copied out of each writer's larger buffer: exactly the part's bytes are kept.
+  const made = { requests: Buffer.from(out.done()), summaries: Buffer.from(list.done()) };
+  p.kept.keep(part, 'part-requests', p.key, part.stamp, made.requests);
+  p.kept.keep(part, 'part-summaries', p.key, part.stamp, made.summaries);
+  return made;
 }
 
 /** A comma before every item written after it but the first. */
@@ -181,91 +211,100 @@ function separator(out: AsciiWriter): () => void {
 }
 
 /** The same body, tree by tree: a whole kept part is copied as bytes, a part cut short is written as before. */
-function presentTrees(trees: readonly TreeSlice[], shape: Shape, key: string, requested: ReadonlySet<string> | null, out: AsciiWriter): Buffer {
-  const texts = new ResourcesText();
-  const whole = (slice: TreeSlice) => (slice.part && slice.candidates === slice.part.candidates ? partBytes(slice.part, shape, texts, key, requested) : null);
+function* presentTrees(trees: readonly TreeSlice[], p: Presentation, out: AsciiWriter): Steps<Buffer> {
+  const written = { count: 0 };
+  const whole = (slice: TreeSlice) => (slice.part && slice.candidates === slice.part.candidates ? partBytes(slice.part, p) : null);
   out.text('{"allocation_requests":[');
-  let next = separator(out);
-  for (const slice of trees) {
-    const bytes = whole(slice);
-    if (bytes) {
-      next();
-      out.bytes(bytes.requests);
-    } else {
-      for (const candidate of slice.candidates) {
-        next();
-        writeRequest(out, candidate, shape, texts);
-      }
-    }
-  }
+  yield* writeSlices(out, trees, (slice) => whole(slice)?.requests, (slice) => slice.candidates,
+    (candidate) => writeRequest(out, candidate, p.shape, p.texts), written);
   out.text('],"provider_summaries":{');
-  next = separator(out);
-  for (const slice of trees.filter(summarized)) {
-    const bytes = whole(slice);
-    if (bytes) {
-      next();
-      out.bytes(bytes.summaries);
-    } else {
-      for (const node of slice.members) {
-        next();
-        writeSummary(out, node, shape, key, requested);
-      }
-    }
-  }
+  yield* writeSlices(out, trees.filter(summarized), (slice) => whole(slice)?.summaries, (slice) => slice.members,
+    (node) => writeSummary(out, node, p), written);
   out.text('}}');
   return out.done();
 }
 
-/** Bodies larger than this are not kept (at most sixteen are, see KeptResults): nested-1000's unlimited answer is 2.4 MB, 100,000 providers' 45 MB. */
+/**
+ * One list of the body over the trees, comma-separated: a tree's kept bytes when it has them, else
+ * its items written one by one, with a pause every PAUSE_EVERY items (`written` counts across lists).
+ */
+function* writeSlices<Item>(
+  out: AsciiWriter, slices: readonly TreeSlice[], kept: (slice: TreeSlice) => Buffer | undefined,
+  items: (slice: TreeSlice) => Iterable<Item>, write: (item: Item) => void, written: { count: number },
+): Steps<void> {
+  const next = separator(out);
+  for (const slice of slices) {
+    const bytes = kept(slice);
+    if (bytes) {
+      next();
+      out.bytes(bytes);
+      continue;
+    }
+    for (const item of items(slice)) {
+      next();
+      write(item);
+      if (++written.count % PAUSE_EVERY === 0) yield;
+    }
+  }
+}
+
+/** Bodies larger than this are not kept: a scheduler's answers fit, a whole cloud's unlimited one does not. */
 const LARGEST_KEPT_BODY = 4 * 1024 * 1024;
 
 /**
- * A result's body in one shape (see KeptResults: the search gives the same result object while
- * nothing was written). Kept from its second presentation on: the first is written into a
- * reused buffer, as every answer between two writes (a scheduler claiming after each) is.
+ * The body of GET /allocation_candidates as JSON bytes. Written straight to a buffer because a
+ * thousand candidates make about half a megabyte and this is the scheduler's hot path; into one
+ * of `reuse`'s reply buffers, which the caller gives back once the reply is sent (a kept body
+ * never came from them, so it is never given back).
  */
-interface KeptBody { readonly key: string; body: Buffer | 'seen once' | 'too large' }
-const keptBodies = new WeakMap<CandidateResult, KeptBody>();
+export function presentCandidates(result: CandidateResult, request: CandidateRequest, version: Version, reuse: AnswerReuse): Buffer {
+  return runToEnd(presentSteps(result, request, version, reuse));
+}
 
 /**
- * The body of GET /allocation_candidates as JSON bytes. Written straight to a buffer because a
- * thousand candidates make about half a megabyte and this is the scheduler's hot path; into
- * one of `buffers`, when given, which the caller gives back once the reply is sent (a kept
- * body never came from them, so it is never given back).
+ * The same, in steps (steps.ts): the API writes a large answer pausing, so it holds no one up.
+ * The search gives the same result object while nothing was written (KeptResults): its body is
+ * kept from the second presentation on, the first being written into a reused buffer, as every
+ * answer between two writes (a scheduler claiming after each) is.
  */
-export function presentCandidates(result: CandidateResult, request: CandidateRequest, version: Version, buffers?: ReplyBuffers): Buffer {
+export function* presentSteps(result: CandidateResult, request: CandidateRequest, version: Version, reuse: AnswerReuse): Steps<Buffer> {
   const shape = shapeOf(version);
-  const key = `${shape.dictForm}${shape.mappings}${shape.traits}${shape.tree}${shape.allClasses}`;
-  const kept = keptBodies.get(result);
-  if (kept?.key !== key) {
-    keptBodies.set(result, { key, body: 'seen once' });
-    return writeBody(result, request, shape, key, buffers);
+  const p: Presentation = {
+    shape, key: `${shape.dictForm}${shape.mappings}${shape.traits}${shape.tree}${shape.allClasses}`, texts: new ResourcesText(),
+    requested: shape.allClasses ? null : new Set(request.groups.flatMap((g) => g.resources.map(([rc]) => rc))), kept: reuse.bytes,
+  };
+  const kept = reuse.bytes.get(result, 'body', p.key, 0);
+  if (kept) return kept;
+  const noted = reuse.bytes.noted(result, 'body', p.key, 0);
+  if (noted === undefined) {
+    reuse.bytes.note(result, 'body', p.key, 0, 'seen once');
+    return yield* writeBody(result, p, reuse.buffers);
   }
-  if (kept.body instanceof Buffer) return kept.body;
-  // Too large to keep: written into a reused buffer every time, as before bodies were kept.
-  if (kept.body === 'too large') return writeBody(result, request, shape, key, buffers);
-  const bytes = writeBody(result, request, shape, key);
-  kept.body = bytes.length <= LARGEST_KEPT_BODY ? bytes : 'too large';
+  // Too large to keep: written into a reused buffer every time.
+  if (noted === 'too large') return yield* writeBody(result, p, reuse.buffers);
+  const bytes = yield* writeBody(result, p);
+  if (bytes.length <= LARGEST_KEPT_BODY) reuse.bytes.keep(result, 'body', p.key, 0, bytes);
+  else reuse.bytes.note(result, 'body', p.key, 0, 'too large');
   return bytes;
 }
 
-function writeBody(result: CandidateResult, request: CandidateRequest, shape: Shape, key: string, buffers?: ReplyBuffers): Buffer {
-  const texts = new ResourcesText();
+function* writeBody(result: CandidateResult, p: Presentation, buffers?: ReplyBuffers): Steps<Buffer> {
   const size = (result.candidates.length + result.summaries.length) * 320 + 64;
-  const requested = shape.allClasses ? null : new Set(request.groups.flatMap((g) => g.resources.map(([rc]) => rc)));
   const out = new AsciiWriter(size, buffers?.take(size));
-  if (result.trees) return presentTrees(result.trees, shape, key, requested, out);
+  if (result.trees) return yield* presentTrees(result.trees, p, out);
   out.text('{"allocation_requests":[');
-  result.candidates.forEach((candidate, i) => {
+  for (const [i, candidate] of result.candidates.entries()) {
     if (i > 0) out.byte(COMMA);
-    if (candidate instanceof OneProviderCandidate) out.bytes(oneProviderRequest(candidate, shape, texts, key));
-    else writeRequest(out, candidate, shape, texts);
-  });
+    if (candidate instanceof OneProviderCandidate) writeOneProviderRequest(out, candidate, p);
+    else writeRequest(out, candidate, p.shape, p.texts);
+    if ((i + 1) % PAUSE_EVERY === 0) yield;
+  }
   out.text('],"provider_summaries":{');
-  result.summaries.forEach((node, i) => {
+  for (const [i, node] of result.summaries.entries()) {
     if (i > 0) out.byte(COMMA);
-    writeSummary(out, node, shape, key, requested);
-  });
+    writeSummary(out, node, p);
+    if ((i + 1) % PAUSE_EVERY === 0) yield;
+  }
   out.text('}}');
   return out.done();
 }

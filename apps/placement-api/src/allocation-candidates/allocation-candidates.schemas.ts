@@ -9,19 +9,19 @@ const GROUP_PAT_1_33 = '[a-zA-Z0-9_-]{1,64}';
 const groupPatterns = (prefixes: string[], suffix: string) =>
   Object.fromEntries([...prefixes].sort().map((prefix) => [`^${prefix}(${suffix})?$`, { type: 'string' }]));
 
-export const GET_CANDIDATES_V1_10: Schema = {
+const GET_CANDIDATES_V1_10: Schema = {
   type: 'object',
   properties: { resources: { type: 'string' } },
   required: ['resources'],
   additionalProperties: false,
 };
-export const GET_CANDIDATES_V1_16 = extend(GET_CANDIDATES_V1_10, (s) => {
+const GET_CANDIDATES_V1_16 = extend(GET_CANDIDATES_V1_10, (s) => {
   s.properties.limit = { type: ['integer', 'string'], pattern: '^[1-9][0-9]*$', minimum: 1, minLength: 1 };
 });
-export const GET_CANDIDATES_V1_17 = extend(GET_CANDIDATES_V1_16, (s) => (s.properties.required = { type: ['string'] }));
-export const GET_CANDIDATES_V1_21 = extend(GET_CANDIDATES_V1_17, (s) => (s.properties.member_of = { type: ['string'] }));
+const GET_CANDIDATES_V1_17 = extend(GET_CANDIDATES_V1_16, (s) => (s.properties.required = { type: ['string'] }));
+const GET_CANDIDATES_V1_21 = extend(GET_CANDIDATES_V1_17, (s) => (s.properties.member_of = { type: ['string'] }));
 /** Granular groups replace the plain resources, required and member_of. */
-export const GET_CANDIDATES_V1_25 = extend(GET_CANDIDATES_V1_21, (s) => {
+const GET_CANDIDATES_V1_25 = extend(GET_CANDIDATES_V1_21, (s) => {
   delete s.properties.resources;
   delete s.required;
   delete s.properties.required;
@@ -29,14 +29,14 @@ export const GET_CANDIDATES_V1_25 = extend(GET_CANDIDATES_V1_21, (s) => {
   s.patternProperties = groupPatterns(['resources', 'required', 'member_of'], GROUP_PAT);
   s.properties.group_policy = { type: 'string', enum: ['none', 'isolate'] };
 });
-export const GET_CANDIDATES_V1_31 = extend(GET_CANDIDATES_V1_25, (s) => {
+const GET_CANDIDATES_V1_31 = extend(GET_CANDIDATES_V1_25, (s) => {
   s.patternProperties = groupPatterns(['resources', 'required', 'member_of', 'in_tree'], GROUP_PAT);
 });
-export const GET_CANDIDATES_V1_33 = extend(GET_CANDIDATES_V1_31, (s) => {
+const GET_CANDIDATES_V1_33 = extend(GET_CANDIDATES_V1_31, (s) => {
   s.patternProperties = groupPatterns(['resources', 'required', 'member_of', 'in_tree'], GROUP_PAT_1_33);
 });
-export const GET_CANDIDATES_V1_35 = extend(GET_CANDIDATES_V1_33, (s) => (s.properties.root_required = { type: ['string'] }));
-export const GET_CANDIDATES_V1_36 = extend(GET_CANDIDATES_V1_35, (s) => (s.properties.same_subtree = { type: ['string'] }));
+const GET_CANDIDATES_V1_35 = extend(GET_CANDIDATES_V1_33, (s) => (s.properties.root_required = { type: ['string'] }));
+const GET_CANDIDATES_V1_36 = extend(GET_CANDIDATES_V1_35, (s) => (s.properties.same_subtree = { type: ['string'] }));
 
 const BY_VERSION: ReadonlyArray<readonly [string, Schema]> = [
   ['1.36', GET_CANDIDATES_V1_36], ['1.35', GET_CANDIDATES_V1_35], ['1.33', GET_CANDIDATES_V1_33], ['1.31', GET_CANDIDATES_V1_31],

@@ -16,7 +16,7 @@ const AGG = '3f9d4a1c-1111-4e8f-88be-00d85fcb1c17';
 
 describe('parseCandidateQuery', () => {
   it('reads groups in the order their suffixes appear, with request-wide parameters', () => {
-    const request = parse(`resources_B=VCPU:1&resources=MEMORY_MB:512,DISK_GB:10&required=in:HW_CPU_X86_AVX,HW_CPU_X86_AVX2&required=!CUSTOM_X`
+    const request = parse('resources_B=VCPU:1&resources=MEMORY_MB:512,DISK_GB:10&required=in:HW_CPU_X86_AVX,HW_CPU_X86_AVX2&required=!CUSTOM_X'
       + `&member_of=!${AGG}&in_tree_B=${AGG}&limit=5&limit=9&group_policy=isolate&root_required=COMPUTE_X,!COMPUTE_Y&same_subtree=_B`);
     expect(request.groups.map((g) => g.suffix)).toEqual(['_B', '']);
     expect(request.groups[1]).toEqual({

@@ -8,10 +8,9 @@ import { parseTraitsValue } from '../platform/query-params/required-traits.js';
 import { validateQueryParams } from '../platform/query-params/query-string.js';
 import { candidatesSchema } from './allocation-candidates.schemas.js';
 import { parseRequestGroups } from './request-groups.js';
+import { unique } from '#domain/shared/unique.js';
 
-/** From here, groups need not carry resources as long as same_subtree names them. */
-export const SAME_SUBTREE_SINCE = '1.36';
-export const NESTED_AWARE_SINCE = '1.29';
+const NESTED_AWARE_SINCE = '1.29';
 
 interface WideParams {
   readonly limit: number | null;
@@ -45,7 +44,7 @@ function wideParams(query: URLSearchParams): WideParams {
     }
   }
   const sameSubtrees = query.getAll('same_subtree').map((value) => {
-    const suffixes = [...new Set(value.split(',').map((s) => s.trim()))];
+    const suffixes = unique(value.split(',').map((s) => s.trim()));
     if (suffixes.includes('')) {
       throw httpBadRequest('Empty string (unsuffixed group) can not be specified in `same_subtree` ', ErrorCode.QUERYPARAM_BAD_VALUE);
     }

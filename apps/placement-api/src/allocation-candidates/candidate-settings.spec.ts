@@ -1,4 +1,4 @@
-import { ConfigError } from '../config.js';
+import { ConfigError } from '#platform/config.js';
 import { candidateSearchOptions } from './candidate-settings.js';
 
 describe('candidateSearchOptions', () => {

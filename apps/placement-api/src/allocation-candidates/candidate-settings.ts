@@ -1,12 +1,12 @@
 import type { GenerationStrategy, SearchOptions } from '#placement/candidates/request.js';
-import { ConfigError } from '../config.js';
+import { ConfigError } from '#platform/config.js';
 
 /**
  * No cap unless PLACEMENT_MAX_ALLOCATION_CANDIDATES sets one, as upstream's default (-1): an
  * operator upgrading from upstream gets every candidate it gave. Wide trees can yield tens of
  * thousands; upstream suggests a cap (about 100000) with breadth-first generation there.
  */
-export const DEFAULT_MAX_CANDIDATES: number | null = null;
+const DEFAULT_MAX_CANDIDATES: number | null = null;
 
 const STRATEGIES: readonly GenerationStrategy[] = ['depth-first', 'breadth-first'];
 

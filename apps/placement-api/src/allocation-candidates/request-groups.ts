@@ -9,6 +9,9 @@ import { parseRequiredTraits } from '../platform/query-params/required-traits.js
 import { parseResources } from '../platform/query-params/resources.js';
 import { groupKeyPattern } from './allocation-candidates.schemas.js';
 
+/** From here, groups need not carry resources as long as same_subtree names them. */
+const SAME_SUBTREE_SINCE = '1.36';
+
 type Draft = { -readonly [K in keyof RequestGroup]: RequestGroup[K] };
 
 const pyList = (items: readonly string[]) => `[${items.map((item) => pyRepr(item)).join(', ')}]`;
@@ -98,7 +101,7 @@ function checkConflicts(groups: Map<string, Draft>): void {
 /** lib.RequestGroup.dict_from_request: the groups of a query, in the order their suffixes appear. */
 export function parseRequestGroups(query: URLSearchParams, version: Version, sameSubtrees: readonly string[][]): RequestGroup[] {
   const groups = draftGroups(query, version);
-  if (version.matches('1.36')) checkResourceless(groups, sameSubtrees);
+  if (version.matches(SAME_SUBTREE_SINCE)) checkResourceless(groups, sameSubtrees);
   else checkOrphans(groups);
   if (version.matches('1.22')) checkConflicts(groups);
   return [...groups.values()];

@@ -2,7 +2,7 @@ import type { ConsumerAllocations, ConsumerClaim, ReshapedInventory } from '#dom
 import { Inventory, inventoryWithDefaults } from '#domain/index.js';
 import type { Schema } from '../platform/json-body.js';
 import { Version } from '../platform/microversion.js';
-import { INCOMPLETE_CONSUMER_ID } from './allocation-settings.js';
+import { INCOMPLETE_CONSUMER_ID } from '#platform/allocation-settings.js';
 import {
   POST_ALLOCATIONS_V1_13, POST_ALLOCATIONS_V1_28, POST_ALLOCATIONS_V1_34, POST_ALLOCATIONS_V1_38, PUT_ALLOCATIONS_V1_0,
   PUT_ALLOCATIONS_V1_12, PUT_ALLOCATIONS_V1_28, PUT_ALLOCATIONS_V1_34, PUT_ALLOCATIONS_V1_38, PUT_ALLOCATIONS_V1_8,

@@ -11,7 +11,8 @@ import { newest, setLastModified } from '../platform/cache-headers.js';
 import { extractJson, isUuidLike } from '../platform/json-body.js';
 import { Version } from '../platform/microversion.js';
 import { httpBadRequest } from '../platform/placement-error.js';
-import { RawBody, Ver, Who } from '../platform/request-params.js';
+import type { Access } from '../platform/policy/access.js';
+import { Judged, RawBody, Ver, Who } from '../platform/request-params.js';
 import {
   batchClaimsFrom, canonicalUuid, consumerClaimFrom, IncompleteOwners, postSchemaFor, putSchemaFor, reshapeFrom,
 } from './allocation-body.js';
@@ -32,8 +33,10 @@ export class AllocationsController {
 
   @Get('allocations/:consumer_uuid')
   @ApiRoute({ produces: true })
-  async show(@Ver() version: Version, @Param('consumer_uuid') consumer: string, @Res({ passthrough: true }) reply: FastifyReply) {
+  async show(@Ver() version: Version, @Param('consumer_uuid') consumer: string, @Judged() access: Access, @Res({ passthrough: true }) reply: FastifyReply) {
     const rows: ConsumerAllocationRow[] = await this.queries.execute(new GetConsumerAllocations(consumer));
+    // Every row names the consumer's project and user; a consumer holding nothing shows nothing of anyone's.
+    access.require(rows.length > 0 ? { projectId: rows[0].project_id, userId: rows[0].user_id } : null);
     setLastModified(reply, version, lastWritten(rows));
     return presentConsumerAllocations(rows, version);
   }

@@ -1,11 +1,11 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ALLOCATION_PROVIDERS, CLAIM_ATTEMPTS } from '#placement/allocations/index.js';
-import type { AllocationSettings } from './allocation-settings.js';
+import type { AllocationSettings } from '#platform/allocation-settings.js';
 import { AllocationsController } from './allocations.controller.js';
 import { AllocationsPatchController } from './allocations-patch.controller.js';
 import { INCOMPLETE_OWNERS } from './allocations.module-tokens.js';
 
-/** The allocations family (claims): its controller, the claim runner and its command and query handlers. */
+/** The allocations family (claims): its controllers and its command and query handlers. */
 @Module({})
 export class AllocationsModule {
   /** Upstream's [placement] options for claims: incomplete consumers' owners, attempts against racing writers. */

@@ -1,4 +1,4 @@
-import type { ExtraRoute } from '../operations/openapi/api-routes.js';
+import type { ExtraRoute } from '../operations/openapi/extra-route.js';
 
 const tag = 'Console';
 const json = (description: string) => ['application/json', description] as const;

@@ -7,7 +7,8 @@ import {
 import { consumerTypeScope, TypedUsageRow, usagesByConsumerType } from '#placement/usages/usage-grouping.js';
 import { ApiRoute } from '../platform/api-route.js';
 import { validateQueryParams } from '../platform/query-params/query-string.js';
-import { QueryParams } from '../platform/request-params.js';
+import type { Access } from '../platform/policy/access.js';
+import { Judged, QueryParams } from '../platform/request-params.js';
 import {
   presentAggregatesAsOf, presentConsumerAllocationsAsOf, presentInventoriesAsOf, presentProviderAllocationsAsOf,
   presentProviderAsOf, presentProviderUsagesAsOf, presentTraitsAsOf,
@@ -66,8 +67,10 @@ export class LedgerAsOfController {
 
   @Get('allocations/:consumer_uuid')
   @ApiRoute({ produces: true })
-  async consumerAllocations(@Param('consumer_uuid') consumer: string, @QueryParams() query: URLSearchParams) {
+  async consumerAllocations(@Param('consumer_uuid') consumer: string, @QueryParams() query: URLSearchParams, @Judged() access: Access) {
     const found: ConsumerAllocationsAsOf = await this.queries.execute(new GetConsumerAllocationsAsOf(consumer, parseAsOfQuery(query)));
+    // Judged as GET /allocations/{consumer}, against whom the consumer belonged to then.
+    access.require(found.consumer.status === 'active' ? found.consumer : null);
     return presentConsumerAllocationsAsOf(found);
   }
 

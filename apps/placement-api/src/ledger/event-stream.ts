@@ -12,7 +12,7 @@ export function sseComment(text: string): string {
 }
 
 /** How long an EventSource waits before reconnecting after the stream ends. */
-export const RETRY_MS = 2000;
+const RETRY_MS = 2000;
 
 /**
  * The open response of one SSE client. Writes wait for the socket to drain, so a client

@@ -3,16 +3,18 @@ import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import { ErrorCode, providerStream } from '#domain/index.js';
 import { consumerStream } from '#domain/consumer/index.js';
-import { GetStreamHistory, StreamHistoryPage, presentLedgerEvent } from '#placement/ledger/index.js';
+import { EventOwners, GetStreamHistory, StreamHistoryPage, presentLedgerEvent } from '#placement/ledger/index.js';
 import { ApiRoute } from '../platform/api-route.js';
 import { PlacementError } from '../platform/placement-error.js';
-import { QueryParams } from '../platform/request-params.js';
+import type { Access } from '../platform/policy/access.js';
+import { Judged, QueryParams } from '../platform/request-params.js';
+import { visibleEvents } from './judge-events.js';
 import { parseHistoryParams } from './ledger-params.js';
 
 /** The events of one provider or one consumer, oldest or newest first, a page at a time. */
 @Controller('ledger')
 export class LedgerHistoryController {
-  constructor(private readonly queries: QueryBus) {}
+  constructor(private readonly queries: QueryBus, private readonly owners: EventOwners) {}
 
   @Get('resource_providers/:uuid/history')
   @ApiRoute({ produces: true })
@@ -22,12 +24,20 @@ export class LedgerHistoryController {
     return present(providerStream(uuid), page, reply);
   }
 
+  /**
+   * Judged against the consumer's owner now (or last), then event by event against its owner
+   * then, so a consumer that changed project shows each project only its own part.
+   */
   @Get('consumers/:uuid/history')
   @ApiRoute({ produces: true })
-  async consumer(@Param('uuid') uuid: string, @QueryParams() query: URLSearchParams, @Res({ passthrough: true }) reply: FastifyReply) {
-    const page = await this.page(consumerStream(uuid), query);
+  async consumer(
+    @Param('uuid') uuid: string, @QueryParams() query: URLSearchParams, @Judged() access: Access, @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const stream = consumerStream(uuid);
+    if (!access.seesAll) access.require(await this.owners.latest(stream));
+    const page = await this.page(stream, query);
     if (!page) throw new PlacementError(404, `No consumer with uuid ${uuid} found`);
-    return present(consumerStream(uuid), page, reply);
+    return present(stream, { ...page, events: await visibleEvents(access, this.owners, page.events) }, reply);
   }
 
   private page(stream: string, query: URLSearchParams): Promise<StreamHistoryPage | null> {

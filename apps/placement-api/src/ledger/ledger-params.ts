@@ -8,9 +8,9 @@ import { httpBadRequest } from '../platform/placement-error.js';
 import { validateQueryParams } from '../platform/query-params/query-string.js';
 import { AS_OF_QUERY, FEED_QUERY, HISTORY_QUERY, STALE_CONSUMERS_QUERY } from './ledger.schemas.js';
 
-export const MAX_PAGE = 1000;
+const MAX_PAGE = 1000;
 const DEFAULT_PAGE = 100;
-export const MAX_WAIT_SECONDS = 60;
+const MAX_WAIT_SECONDS = 60;
 const DEFAULT_KEEPALIVE_SECONDS = 15;
 
 const badValue = (detail: string) => httpBadRequest(detail, ErrorCode.QUERYPARAM_BAD_VALUE);
@@ -22,7 +22,7 @@ function count(name: string, text: string | undefined, fallback: number, min: nu
   return value;
 }
 
-export function parsePosition(name: string, text: string | undefined): LogPosition {
+function parsePosition(name: string, text: string | undefined): LogPosition {
   if (text === undefined) return START;
   const position = parsePositionToken(text);
   if (!position) throw badValue(`Invalid ${name}: '${text}' is not a log position token`);

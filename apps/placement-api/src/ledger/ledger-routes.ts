@@ -1,4 +1,4 @@
-import type { ExtraRoute } from '../operations/openapi/api-routes.js';
+import type { ExtraRoute } from '../operations/openapi/extra-route.js';
 
 const tag = 'Ledger';
 const json = (description: string) => ['application/json', description] as const;
@@ -56,5 +56,17 @@ export const LEDGER_ROUTES: readonly ExtraRoute[] = [
       409: json('consumer generation mismatch (placement.concurrent_update) or not enough capacity'), 415: json('not application/merge-patch+json'),
     },
   },
+  ...(['revert', 'restore'] as const).map((what): ExtraRoute => ({
+    method: 'post', path: `/ledger/${what}`, tag,
+    summary: what === 'revert'
+      ? 'Plan (default) or apply (apply, plan_hash) the revert of one request: every stream it changed back to just before it, refused where later writes changed them unless forced'
+      : 'Plan (default) or apply (apply, plan_hash) the restore of providers, trees, aggregates, consumers or projects to their state at as_of',
+    body: ['application/json', `the ${what} and its scope`],
+    responses: {
+      200: json('the plan: per stream, now, then, the events to append and the problems; applied when asked'),
+      400: json('a malformed body, as_of or scope'), 403: json(`placement:ledger:${what} denies the caller`),
+      404: json('the request wrote nothing'), 409: json('the plan changed since it was read (plan_hash), or the revert is refused'),
+    },
+  })),
   asOf('/ledger/as-of/usages', 'A project\'s usages (?project_id=&user_id=&consumer_type=)', 'the usages by consumer type'),
 ];

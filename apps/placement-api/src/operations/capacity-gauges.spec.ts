@@ -10,7 +10,7 @@ describe('capacity gauges', () => {
   it('read one snapshot per scrape, shared by the five gauges', async () => {
     const registry = new Registry();
     const read = jest.fn(async () => snapshot);
-    registerCapacityGauges(registry, false, read);
+    registerCapacityGauges(registry, { byAggregate: false, projectUsage: true }, read);
     const text = await registry.metrics();
     expect(read).toHaveBeenCalledTimes(1);
     expect(text).toContain('placement_inventory_total{resource_class="VCPU"} 16');
@@ -22,10 +22,19 @@ describe('capacity gauges', () => {
     expect(read).toHaveBeenCalledTimes(2);
   });
 
+  it('name no project unless the operator asks for project usage', async () => {
+    const registry = new Registry();
+    registerCapacityGauges(registry, { byAggregate: false, projectUsage: false }, async () => snapshot);
+    const text = await registry.metrics();
+    expect(text).toContain('placement_inventory_used{resource_class="VCPU"} 5');
+    expect(text).not.toContain('placement_project_usage');
+    expect(text).not.toContain('p1');
+  });
+
   it('forget series that are gone by the next scrape', async () => {
     const registry = new Registry();
     let current = snapshot;
-    registerCapacityGauges(registry, false, async () => current);
+    registerCapacityGauges(registry, { byAggregate: false, projectUsage: true }, async () => current);
     await registry.metrics();
     current = { capacity: [], projects: [] };
     const text = await registry.metrics();
@@ -34,7 +43,7 @@ describe('capacity gauges', () => {
 
   it('leave the series out and count a failure when the database does not answer, and the scrape still answers', async () => {
     const registry = new Registry();
-    registerCapacityGauges(registry, true, async () => { throw new Error('connection refused'); });
+    registerCapacityGauges(registry, { byAggregate: true, projectUsage: true }, async () => { throw new Error('connection refused'); });
     const text = await registry.metrics();
     expect(text).toContain('placement_capacity_scrape_failures_total 1');
     expect(text).not.toMatch(/^placement_inventory_total\{/m);

@@ -1,5 +1,6 @@
 import { Counter, Gauge, Registry } from 'prom-client';
 import type { CapacityFigures, CapacitySample, ProjectUsageSample } from '#placement/capacity-metrics/index.js';
+import type { CapacityLabels } from '#platform/config.js';
 
 /** What one scrape reads: the capacity series from the index and the usage per project. */
 export interface CapacitySnapshot {
@@ -22,11 +23,11 @@ const FIGURES: readonly [keyof CapacityFigures, string][] = [
 const SAME_IN_EVERY_WORKER = 'max';
 
 /**
- * Registers placement_inventory_{total,reserved,capacity,used} and placement_project_usage,
- * computed when Prometheus scrapes. The five gauges' collects start in the same tick of one
- * scrape and share one snapshot, so their figures agree with each other.
+ * Registers placement_inventory_{total,reserved,capacity,used} and, when asked, placement_project_usage,
+ * computed when Prometheus scrapes. The gauges' collects start in the same tick of one scrape and
+ * share one snapshot, so their figures agree with each other.
  */
-export function registerCapacityGauges(registry: Registry, byAggregate: boolean, read: () => Promise<CapacitySnapshot>): void {
+export function registerCapacityGauges(registry: Registry, labels: CapacityLabels, read: () => Promise<CapacitySnapshot>): void {
   // A database outage must not take the whole scrape down with it: the request and append
   // metrics matter most then. The capacity series are left out of that scrape instead.
   const guarded = () => read().catch((): CapacitySnapshot => {
@@ -35,7 +36,7 @@ export function registerCapacityGauges(registry: Registry, byAggregate: boolean,
   });
   let pending: Promise<CapacitySnapshot> | null = null;
   const snapshot = () => (pending ??= guarded().finally(() => (pending = null)));
-  const labelNames = byAggregate ? ['resource_class', 'aggregate'] : ['resource_class'];
+  const labelNames = labels.byAggregate ? ['resource_class', 'aggregate'] : ['resource_class'];
   for (const [figure, help] of FIGURES) {
     new Gauge({
       name: `placement_inventory_${figure}`, help, labelNames, registers: [registry], aggregator: SAME_IN_EVERY_WORKER,
@@ -47,7 +48,7 @@ export function registerCapacityGauges(registry: Registry, byAggregate: boolean,
       },
     });
   }
-  new Gauge({
+  if (labels.projectUsage) new Gauge({
     name: 'placement_project_usage',
     help: "Units a project's consumers hold, by class, summed over providers (GET /usages?project_id=)",
     labelNames: ['project_id', 'resource_class'], registers: [registry], aggregator: SAME_IN_EVERY_WORKER,

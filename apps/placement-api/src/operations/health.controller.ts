@@ -19,9 +19,9 @@ export class HealthController {
   @Get(READY_PATH)
   async ready(@Res({ passthrough: true }) reply: FastifyReply) {
     const readiness = await this.readiness.check();
-    if (readiness.ready) return { status: 'ready', checks: readiness.checks };
+    if (readiness.ready) return { status: 'ready' };
     reply.status(503);
-    return { status: 'not ready', reason: readiness.reason, checks: readiness.checks };
+    return { status: 'not ready', reason: readiness.reason };
   }
 
   @Get(METRICS_PATH)

@@ -3,7 +3,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import { sharedTransactions } from '#event-store/index.js';
 import type { AppendObserver, AppendOutcome } from '#event-store/instrumented-event-store.js';
 import { ClusterScrape } from './cluster-scrape.js';
-import { sentStatements } from '#placement/persistence/query-count.js';
+import { sentStatements } from './counted-client.js';
 
 /** Requests no route matched (unknown paths, 404s): one label value, so a scan cannot explode the series. */
 export const UNMATCHED_ROUTE = 'unmatched';

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { READ_DB, ReadDb } from '#placement/shared/read-db.js';
 import { MIGRATIONS } from '#projections/index.js';
 import { Operations } from './operations.js';
@@ -6,43 +6,55 @@ import { Operations } from './operations.js';
 /** A probe must answer before the load balancer's own timeout, whatever the database does. */
 const DATABASE_TIMEOUT_MS = 2000;
 
-export type Readiness =
-  | { readonly ready: true; readonly checks: Record<string, string> }
-  | { readonly ready: false; readonly reason: string; readonly checks: Record<string, string> };
+/**
+ * Why the service is not ready, in one word: a probe needs no token, so it says no more than
+ * that. The details (the database's error, which migration, which projection) go to the log.
+ */
+type NotReadyReason = 'draining' | 'database' | 'migrations' | 'projections';
+
+export type Readiness = { readonly ready: true } | { readonly ready: false; readonly reason: NotReadyReason; readonly detail: string };
 
 /** Ready: not shutting down, the database answers, and the read models are what this build reads and are current. */
 @Injectable()
 export class ReadinessProbe {
+  private readonly logger = new Logger('readiness');
   // The name TypeORM records in rm_migrations: the instance's `name`, else the class name.
   private readonly expectedMigrations = MIGRATIONS.map((Migration) => new Migration().name ?? Migration.name);
+  /** The last detail logged: a probe every few seconds logs a change, not every answer. */
+  private lastLogged: string | null = null;
 
   constructor(@Inject(READ_DB) private readonly db: ReadDb, private readonly operations: Operations) {}
 
   async check(): Promise<Readiness> {
-    if (this.operations.draining) return notReady('shutting down', { server: 'draining' });
+    const found = await this.examine();
+    const detail = found.ready ? null : found.detail;
+    if (detail !== this.lastLogged) {
+      if (detail) this.logger.warn(`not ready: ${detail}`);
+      else if (this.lastLogged) this.logger.log('ready again');
+      this.lastLogged = detail;
+    }
+    return found;
+  }
+
+  private async examine(): Promise<Readiness> {
+    if (this.operations.draining) return notReady('draining', 'shutting down');
     let applied: Set<string>;
     try {
       const { rows } = await withTimeout(this.db.query<{ name: string }>('SELECT name FROM rm_migrations'), DATABASE_TIMEOUT_MS);
       applied = new Set(rows.map((row) => row.name));
     } catch (error) {
-      const why = `database unreachable: ${error instanceof Error ? error.message : String(error)}`;
-      return notReady(why, { database: why });
+      return notReady('database', `database unreachable: ${error instanceof Error ? error.message : String(error)}`);
     }
     const missing = this.expectedMigrations.filter((name) => !applied.has(name));
-    if (missing.length > 0) {
-      return notReady(`read models are behind: migrations not applied: ${missing.join(', ')}`, { database: 'ok', read_models: 'migrations pending' });
-    }
+    if (missing.length > 0) return notReady('migrations', `read models are behind: migrations not applied: ${missing.join(', ')}`);
     const lagging = this.operations.metrics.laggingProjection();
-    if (lagging) {
-      const why = `read models are behind: projection ${lagging.projection} is ${lagging.events} events behind the log`;
-      return notReady(why, { database: 'ok', read_models: 'behind' });
-    }
-    return { ready: true, checks: { database: 'ok', read_models: 'current' } };
+    if (lagging) return notReady('projections', `read models are behind: projection ${lagging.projection} is ${lagging.events} events behind the log`);
+    return { ready: true };
   }
 }
 
-function notReady(reason: string, checks: Record<string, string>): Readiness {
-  return { ready: false, reason, checks };
+function notReady(reason: NotReadyReason, detail: string): Readiness {
+  return { ready: false, reason, detail };
 }
 
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {

@@ -22,7 +22,7 @@ describe('client errors from the HTTP parser', () => {
     expect(head).toContain(`x-openstack-request-id: ${error.request_id}`);
   });
 
-  it("answers every other parse failure in the same shape, and leaves dead sockets alone", () => {
+  it('answers every other parse failure in the same shape, and leaves dead sockets alone', () => {
     const { socket, written } = fakeSocket();
     placementClientError(parseError('HPE_HEADER_OVERFLOW'), socket);
     placementClientError(Object.assign(parseError('HPE_INVALID_METHOD'), { reason: 'Invalid method encountered' }), socket);

@@ -6,7 +6,7 @@ import { BODY_LIMIT_BYTES } from './oversized-body.js';
  * limits cover receiving a request only, never the answer: the ledger feed's long polls and
  * event streams hold answers open for minutes.
  */
-export const CONNECTION_LIMITS = {
+const CONNECTION_LIMITS = {
   /** The request line and headers must arrive within this (slowloris). */
   headersTimeoutMs: 10_000,
   /** The whole request, body included, must arrive within this. */

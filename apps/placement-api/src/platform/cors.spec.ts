@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CorsConfig, handleCors } from './cors.js';
+import type { CorsConfig } from '#platform/config.js';
+import { handleCors } from './cors.js';
 
 /** Just what handleCors touches of Fastify's request and reply. */
 function exchange(config: CorsConfig, method: string, headers: Record<string, string>) {

@@ -1,13 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-
-export interface CorsConfig {
-  readonly allowedOrigins: readonly string[];
-  readonly allowHeaders: readonly string[];
-  /** Response headers a browser script may read (oslo's expose_headers), sent on actual requests. */
-  readonly exposeHeaders?: readonly string[];
-  /** Seconds a browser may cache a pre-flight answer (oslo's max_age); unset sends no Access-Control-Max-Age. */
-  readonly maxAge?: number;
-}
+import type { CorsConfig } from '#platform/config.js';
 
 const SIMPLE_HEADERS = ['cache-control', 'content-language', 'content-type', 'expires', 'last-modified', 'pragma'];
 

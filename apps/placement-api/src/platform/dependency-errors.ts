@@ -3,7 +3,7 @@ import { kurrentUnavailable } from '#event-store/kurrent/unavailable.js';
 import { PlacementError } from './placement-error.js';
 
 /** How long a client should wait before retrying after the database failed: pools reconnect on the next query. */
-export const RETRY_AFTER_SECONDS = 2;
+const RETRY_AFTER_SECONDS = 2;
 
 // SQLSTATE classes and codes meaning "the database is not there right now", not "the request is wrong".
 const UNAVAILABLE_STATES = /^(08|53|57P0[1-4]|58)/;
@@ -60,7 +60,7 @@ export function writtenButUnanswered(): PlacementError {
  * it retries — but one that says the write may stand and how to find out: the events of a write
  * carry its request id.
  */
-export function commitOutcomeUnknown(): PlacementError {
+function commitOutcomeUnknown(): PlacementError {
   return new PlacementError(503, 'The outcome of this write is unknown: the database connection was lost while it was being '
     + 'committed, and it may have been applied. Check before retrying: GET the resource, or GET /ledger/audit/request/{request_id} '
     + 'with the request_id of this answer lists what the write recorded.', undefined, { 'retry-after': String(RETRY_AFTER_SECONDS) });

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { AppConfig } from '../config.js';
+import { AppConfig } from '#platform/config.js';
 import { isOperationsPath } from '../operations/operations-paths.js';
 import { handleCors } from './cors.js';
 import { MAX_VERSION, MIN_VERSION, negotiate } from './microversion.js';
-import { authenticateRequest, createAuthStrategy } from './auth/auth-strategy.js';
+import { authenticateRequest, createAuthStrategy, stillAuthenticated } from './auth/auth-strategy.js';
 import { PlacementError } from './placement-error.js';
 import { BODY_LIMIT_BYTES, bodyTooLarge, discardBody } from './oversized-body.js';
 import { sendError } from './render-error.js';
@@ -36,9 +36,13 @@ export function installHttpPipeline(fastify: FastifyInstance, config: AppConfig)
     if (path !== '/' && path !== '') {
       const identity = await authenticateRequest(auth, request, reply);
       if (!identity) return reply;
-      state.caller = { requestId: state.requestId, userId: identity.userId, projectId: identity.projectId, roles: identity.roles };
+      state.caller = {
+        requestId: state.requestId, userId: identity.userId, projectId: identity.projectId, roles: identity.roles,
+        ...(identity.service ? { service: identity.service } : {}),
+      };
       state.systemScope = identity.systemScope;
       state.domainId = identity.domainId ?? null;
+      state.stillAuthenticated = () => stillAuthenticated(auth, request);
     }
 
     const version = negotiate(request.headers['openstack-api-version'] as string | undefined);

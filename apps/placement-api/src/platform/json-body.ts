@@ -8,7 +8,7 @@ export function isUuidLike(value: string): boolean {
   return /^[0-9a-f]{32}$/i.test(value.replace(/^urn:uuid:/i, '').replace(/[{}-]/g, ''));
 }
 
-export const ajv = new Ajv({ allErrors: false, strict: false });
+const ajv = new Ajv({ allErrors: false, strict: false });
 ajv.addFormat('uuid', isUuidLike);
 
 export type Schema = Record<string, unknown>;

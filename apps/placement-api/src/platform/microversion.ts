@@ -68,7 +68,7 @@ export class Version {
 
 export const MIN_VERSION = Version.parse(VERSIONS[0]);
 export const MAX_VERSION = Version.parse(VERSIONS[VERSIONS.length - 1]);
-export const SERVICE_TYPE = 'placement';
+const SERVICE_TYPE = 'placement';
 
 export type VersionProblem = { status: 400 | 406; detail: string };
 

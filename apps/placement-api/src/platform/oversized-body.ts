@@ -4,7 +4,7 @@ import { PlacementError } from './placement-error.js';
 /** The largest body accepted: far above any upstream request (a reshaper of hundreds of providers). */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 /** How much of a refused body is still read, so the client sees the 413 and not a reset. */
-export const DISCARD_LIMIT_BYTES = 16 * BODY_LIMIT_BYTES;
+const DISCARD_LIMIT_BYTES = 16 * BODY_LIMIT_BYTES;
 const DISCARD_TIMEOUT_MS = 10_000;
 
 export const bodyTooLarge = () => new PlacementError(413, `Request body is larger than ${BODY_LIMIT_BYTES} bytes`);

@@ -15,4 +15,3 @@ export class PlacementError extends Error {
 
 export const httpBadRequest = (detail: string, code?: ErrorCode) => new PlacementError(400, detail, code);
 export const httpNotFound = (detail = '') => new PlacementError(404, detail);
-export const httpConflict = (detail: string, code?: ErrorCode) => new PlacementError(409, detail, code);

@@ -4,6 +4,7 @@ import { Version } from './microversion.js';
 import { requestState } from './request-state.js';
 import { decodeUtf8Body } from './utf8-body.js';
 import type { Caller } from '#placement/shared/caller.js';
+import type { Access } from './policy/access.js';
 
 const request = (ctx: ExecutionContext) => ctx.switchToHttp().getRequest<FastifyRequest>();
 
@@ -12,6 +13,13 @@ export const Ver = createParamDecorator((_: unknown, ctx: ExecutionContext): Ver
 
 /** Who is asking (authenticated by the pipeline). */
 export const Who = createParamDecorator((_: unknown, ctx: ExecutionContext): Caller => requestState(request(ctx)).caller!);
+
+/** The judgement of a route checked against its data (route-policies.ts 'data'). */
+export const Judged = createParamDecorator((_: unknown, ctx: ExecutionContext): Access => {
+  const access = requestState(request(ctx)).access;
+  if (!access) throw new Error('@Judged() on a route whose policy is not judged against its data');
+  return access;
+});
 
 /** The raw request body as text (strict UTF-8), validated later against the microversion's schema. */
 export const RawBody = createParamDecorator((_: unknown, ctx: ExecutionContext): string | undefined => {

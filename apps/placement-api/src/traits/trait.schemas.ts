@@ -1,7 +1,7 @@
 import { extend } from '../platform/schema-extend.js';
 import { CUSTOM_NAME_PATTERN } from '../resource-classes/resource-class.schemas.js';
 
-export const TRAIT = { type: 'string', minLength: 1, maxLength: 255 };
+const TRAIT = { type: 'string', minLength: 1, maxLength: 255 };
 export const CUSTOM_TRAIT = extend(TRAIT, (s) => (s.pattern = CUSTOM_NAME_PATTERN));
 
 export const SET_PROVIDER_TRAITS = {

@@ -1,7 +1,7 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
-import { UsageOverTime } from '#placement/usage-over-time/get-usage-over-time.query.js';
+import { GetUsageOverTime, UsageOverTime } from '#placement/usage-over-time/get-usage-over-time.query.js';
 import { ApiRoute } from '../platform/api-route.js';
 import { QueryParams } from '../platform/request-params.js';
 import { parseUsageOverTime } from './usage-over-time.params.js';
@@ -17,19 +17,21 @@ export class UsageOverTimeController {
 
   @Get()
   @ApiRoute({ produces: true })
-  async series(@QueryParams() query: URLSearchParams, @Res({ passthrough: true }) reply: FastifyReply) {
-    const asked = parseUsageOverTime(query, Date.now());
-    const usage: UsageOverTime = await this.queries.execute(asked);
-    reply.header('cache-control', 'no-cache');
-    return presentUsageSeries(asked, usage);
+  series(@QueryParams() query: URLSearchParams, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.answer(query, reply, presentUsageSeries);
   }
 
   @Get('totals')
   @ApiRoute({ produces: true })
-  async totals(@QueryParams() query: URLSearchParams, @Res({ passthrough: true }) reply: FastifyReply) {
+  totals(@QueryParams() query: URLSearchParams, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.answer(query, reply, presentUsageTotals);
+  }
+
+  /** Both read the same usage; only its presentation differs. Never cached: "now" moves. */
+  private async answer<Body>(query: URLSearchParams, reply: FastifyReply, present: (asked: GetUsageOverTime, usage: UsageOverTime) => Body): Promise<Body> {
     const asked = parseUsageOverTime(query, Date.now());
     const usage: UsageOverTime = await this.queries.execute(asked);
     reply.header('cache-control', 'no-cache');
-    return presentUsageTotals(asked, usage);
+    return present(asked, usage);
   }
 }

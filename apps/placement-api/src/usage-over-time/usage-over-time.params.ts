@@ -3,11 +3,11 @@ import { GetUsageOverTime } from '#placement/usage-over-time/get-usage-over-time
 import { parseRfc3339 } from '#placement/usage-over-time/rfc3339.js';
 import { BucketWidth } from '#placement/usage-over-time/usage-timeline.js';
 import { httpBadRequest } from '../platform/placement-error.js';
-import { lastValue, validateQueryParams } from '../platform/query-params/query-string.js';
+import { validateQueryParams } from '../platform/query-params/query-string.js';
 import { USAGE_OVER_TIME_QUERY } from './usage-over-time.schemas.js';
 
 /** A little over a year of hours (9,600 per class) bounds one answer's size and cost. */
-export const MAX_RANGE_DAYS = 400;
+const MAX_RANGE_DAYS = 400;
 const DAY_MS = 86_400_000;
 
 const badValue = (detail: string) => httpBadRequest(detail, ErrorCode.QUERYPARAM_BAD_VALUE);
@@ -18,9 +18,6 @@ function time(name: string, text: string | undefined): number | undefined {
   if (ms === undefined) throw badValue(`Invalid query string parameters: '${name}' is not an RFC 3339 time (e.g. 2026-03-01T00:00:00Z). Got: ${text}`);
   return ms;
 }
-
-/** The policy target: the project asked about, as upstream's GET /usages (webob: the last value). */
-export const projectAsked = (query: URLSearchParams) => ({ project_id: lastValue(query, 'project_id') ?? null });
 
 /** The query string -> the query; `now` only bounds an open range's length. */
 export function parseUsageOverTime(query: URLSearchParams, now: number): GetUsageOverTime {

@@ -5,6 +5,7 @@ import { ClaimForm } from './claim.js';
 import {
   capacityExceeded, constraintsViolated, inClassIdOrder, invalidInventoryFailure, inventoryInvalid, noSuchClass, notFoundFailure,
 } from './claim-messages.js';
+import { unique } from '../shared/unique.js';
 
 export interface CapacityFacts {
   readonly form: ClaimForm;
@@ -45,7 +46,7 @@ export function checkCapacity(rows: readonly AllocationRow[], facts: CapacityFac
   if (unknown) throw notFoundFailure(facts.form, facts.consumerUuid, noSuchClass(unknown.resourceClass));
 
   const classes = new Set(rows.map((row) => row.resourceClass));
-  const providers = [...new Set(rows.map((row) => row.provider))];
+  const providers = unique(rows.map((row) => row.provider));
   const inventoriesOf = (uuid: string) => facts.providers[uuid]?.inventories ?? {};
   const missing = providers.filter((uuid) => ![...classes].some((rc) => rc in inventoriesOf(uuid)));
   if (missing.length > 0) {

@@ -8,7 +8,7 @@ import { PROVIDER_NAMES_BACKFILLED_STREAM, ProviderNamesBackfilled } from '../pr
 import { StreamImported } from './stream-imported.js';
 import { UpstreamProvider, UpstreamState } from './upstream-state.js';
 
-export interface PlannedEvent {
+interface PlannedEvent {
   readonly type: string;
   readonly data: Record<string, unknown>;
 }

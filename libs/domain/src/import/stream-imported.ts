@@ -16,5 +16,3 @@ export interface StreamImported {
     readonly v: 1;
   };
 }
-
-export const isImported = (event: { type: string }): event is StreamImported => event.type === 'StreamImported';

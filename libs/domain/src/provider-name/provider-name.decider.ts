@@ -18,8 +18,8 @@ export type ProviderNameEvent =
 
 export type ProviderNameState = { status: 'free' } | { status: 'held'; provider: string };
 
-export type ReserveProviderName = { type: 'ReserveProviderName'; name: string; uuid: string };
-export type ReleaseProviderName = { type: 'ReleaseProviderName'; name: string; uuid: string };
+type ReserveProviderName = { type: 'ReserveProviderName'; name: string; uuid: string };
+type ReleaseProviderName = { type: 'ReleaseProviderName'; name: string; uuid: string };
 export type ProviderNameCommand = ReserveProviderName | ReleaseProviderName;
 
 /**

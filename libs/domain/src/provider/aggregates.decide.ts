@@ -1,6 +1,7 @@
 import { requireActive, requireGeneration } from './provider-guards.js';
 import { ProviderEvent } from './provider.events.js';
 import { ProviderState } from './provider.state.js';
+import { unique } from '../shared/unique.js';
 
 export type SetProviderAggregates = {
   type: 'SetProviderAggregates'; uuid: string;
@@ -10,8 +11,6 @@ export type SetProviderAggregates = {
   /** Before 1.19 setting aggregates did not move the generation, as upstream. */
   incrementGeneration: boolean;
 };
-
-const unique = (values: readonly string[]) => [...new Set(values)];
 
 export function decideSetAggregates(command: SetProviderAggregates, state: ProviderState): ProviderEvent[] {
   const provider = requireActive(state, command.uuid);

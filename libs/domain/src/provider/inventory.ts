@@ -8,9 +8,9 @@ export interface Inventory {
   readonly allocation_ratio: number;
 }
 
-export const INT_MAX = 2147483647;
+const INT_MAX = 2147483647;
 
-export const INVENTORY_DEFAULTS: Omit<Inventory, 'total'> = {
+const INVENTORY_DEFAULTS: Omit<Inventory, 'total'> = {
   reserved: 0,
   min_unit: 1,
   max_unit: INT_MAX,

@@ -6,7 +6,7 @@ import { ProviderEvent } from './provider.events.js';
 import { ProviderState } from './provider.state.js';
 
 /** Facts about other streams, looked up by the handler, so that deciding stays pure. */
-export interface ParentFacts {
+interface ParentFacts {
   readonly exists: boolean;
   /** uuids of the provider's own subtree (itself included), for loop detection. */
   readonly subtree?: readonly string[];

@@ -18,6 +18,4 @@ export type ProviderEvent =
 /** Units of each resource class one consumer holds on one provider. */
 export type ProviderHolding = Readonly<Record<string, number>>;
 
-export type ProviderEventType = ProviderEvent['type'];
-
 export const providerStream = (uuid: string) => `provider-${uuid}`;

@@ -2,11 +2,10 @@ import { badRequest } from '../shared/domain-error.js';
 import { requireActive, requireGeneration } from './provider-guards.js';
 import { ProviderEvent } from './provider.events.js';
 import { ActiveProvider, ProviderState } from './provider.state.js';
+import { unique } from '../shared/unique.js';
 
 export type SetProviderTraits = { type: 'SetProviderTraits'; uuid: string; generation: number; traits: readonly string[]; unknownTraits: readonly string[] };
 export type DeleteProviderTraits = { type: 'DeleteProviderTraits'; uuid: string };
-
-const unique = (values: readonly string[]) => [...new Set(values)];
 
 /** Upstream's _set_traits moves the generation only when the set of traits actually changes. */
 function traitsSet(provider: ActiveProvider, traits: readonly string[]): ProviderEvent[] {

@@ -14,17 +14,17 @@ export type ResourceClassEvent =
 export type ResourceClassState = { status: 'absent' } | { status: 'active'; name: string };
 
 /** POST /resource_classes: an existing class is a conflict. */
-export type CreateResourceClass = { type: 'CreateResourceClass'; name: string };
+type CreateResourceClass = { type: 'CreateResourceClass'; name: string };
 /** PUT /resource_classes/{name} from 1.7: create-if-absent, an existing class decides nothing. */
-export type EnsureResourceClass = { type: 'EnsureResourceClass'; name: string };
+type EnsureResourceClass = { type: 'EnsureResourceClass'; name: string };
 /** 1.2-1.6: PUT with a new name renames the class; the new stream is written by decideRenameInto. */
-export type RenameResourceClass = { type: 'RenameResourceClass'; name: string; to: string; inUse: boolean };
-export type DeleteResourceClass = { type: 'DeleteResourceClass'; name: string; inUse: boolean };
+type RenameResourceClass = { type: 'RenameResourceClass'; name: string; to: string; inUse: boolean };
+type DeleteResourceClass = { type: 'DeleteResourceClass'; name: string; inUse: boolean };
 export type ResourceClassCommand = CreateResourceClass | EnsureResourceClass | RenameResourceClass | DeleteResourceClass;
 
 export const resourceClassStream = (name: string) => `resource-class-${name}`;
 
-export function evolveResourceClass(state: ResourceClassState, event: ResourceClassEvent): ResourceClassState {
+function evolveResourceClass(state: ResourceClassState, event: ResourceClassEvent): ResourceClassState {
   switch (event.type) {
     case 'StreamImported': return state;
     case 'ResourceClassCreated': return { status: 'active', name: event.data.name };

@@ -11,6 +11,5 @@ const standardTraitSet = new Set(STANDARD_TRAITS);
 export const isStandardResourceClass = (name: string) => standardClassSet.has(name);
 export const isStandardTrait = (name: string) => standardTraitSet.has(name);
 
-export const CUSTOM_PREFIX = 'CUSTOM_';
 /** Custom resource classes are numbered from here, as upstream. */
 export const FIRST_CUSTOM_RESOURCE_CLASS_ID = 10000;

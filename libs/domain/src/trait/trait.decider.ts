@@ -13,13 +13,13 @@ export type TraitEvent =
 export type TraitState = { status: 'absent' } | { status: 'active'; name: string };
 
 /** PUT /traits/{name} is create-if-absent: an existing trait decides nothing. */
-export type EnsureTrait = { type: 'EnsureTrait'; name: string };
-export type DeleteTrait = { type: 'DeleteTrait'; name: string; inUse: boolean };
+type EnsureTrait = { type: 'EnsureTrait'; name: string };
+type DeleteTrait = { type: 'DeleteTrait'; name: string; inUse: boolean };
 export type TraitCommand = EnsureTrait | DeleteTrait;
 
 export const traitStream = (name: string) => `trait-${name}`;
 
-export function evolveTrait(state: TraitState, event: TraitEvent): TraitState {
+function evolveTrait(state: TraitState, event: TraitEvent): TraitState {
   if (event.type === 'StreamImported') return state;
   return event.type === 'TraitCreated' ? { status: 'active', name: event.data.name } : { status: 'absent' };
 }

@@ -106,7 +106,81 @@ export function describeEventStoreContract(name: string, open: () => Promise<{ s
         { stream: b, expectedRevision: 0, events: [event(2), event(3)] },
       ]);
       expect(result.revisions).toEqual({ [a]: 0, [b]: 2 });
-      expect(await store.readStream(b)).toHaveLength(3);
+      const written = [...await store.readStream(a), ...(await store.readStream(b)).slice(1)];
+      expect(written).toHaveLength(3);
+      // The append's position is that of its last event in the global order.
+      expect(written.filter((e) => comparePositions(e.position, result.position) > 0)).toEqual([]);
+      expect(written.some((e) => comparePositions(e.position, result.position) === 0)).toBe(true);
+    });
+
+    it("records an append's events in the order given, not in the order of the streams' names", async () => {
+      const inOrder = async (first: string, second: string) => {
+        const [a, b] = [await store.readStream(first), await store.readStream(second)];
+        return comparePositions(a.at(-1)!.position, b.at(-1)!.position) < 0;
+      };
+      // New streams only (one statement for all of them), then streams that exist.
+      const [parent, child] = [stream('z'), stream('a')];
+      await store.append([
+        { stream: parent, expectedRevision: NO_STREAM, events: [event(1)] }, { stream: child, expectedRevision: NO_STREAM, events: [event(2)] },
+      ]);
+      expect(await inOrder(parent, child)).toBe(true);
+      await store.append([{ stream: parent, expectedRevision: 0, events: [event(3)] }, { stream: child, expectedRevision: 'any', events: [event(4)] }]);
+      expect(await inOrder(parent, child)).toBe(true);
+      expect((await store.readStream(child)).map((e) => [e.revision, e.data])).toEqual([[0, { n: 2 }], [1, { n: 4 }]]);
+    });
+
+    it("answers a stream's head for an 'any' append without events, and writes nothing to it", async () => {
+      const [a, b, c, never] = [stream('a'), stream('b'), stream('c'), stream('never')];
+      await store.append([{ stream: a, expectedRevision: NO_STREAM, events: [event(1), event(2)] }]);
+      expect((await store.append([{ stream: a, expectedRevision: 'any', events: [] }])).revisions).toEqual({ [a]: 1 });
+      const mixed = await store.append([
+        { stream: c, expectedRevision: 'any', events: [event(4)] },
+        { stream: a, expectedRevision: 'any', events: [] },
+        { stream: b, expectedRevision: NO_STREAM, events: [event(3)] },
+        { stream: never, expectedRevision: 'any', events: [] },
+      ]);
+      expect(mixed.revisions).toEqual({ [a]: 1, [b]: 0, [c]: 0, [never]: -1 });
+      expect((await store.readStream(a)).map((e) => e.data)).toEqual([{ n: 1 }, { n: 2 }]);
+      expect(await store.readStream(never)).toEqual([]);
+      const last = [...await store.readStream(b), ...await store.readStream(c)].sort((x, y) => comparePositions(x.position, y.position)).at(-1)!;
+      expect(comparePositions(mixed.position, last.position)).toBe(0);
+    });
+
+    it('creates thousands of new streams in one append, and none of them when one exists, naming it', async () => {
+      const tag = randomUUID();
+      const tagged = (n: number) => ({ type: 'Imported', data: { n, tag } });
+      const before = await store.head();
+      const fresh = Array.from({ length: 2000 }, () => stream('bulk'));
+      const events = (i: number) => (i % 3 === 0 ? [tagged(i), tagged(i + 1)] : [tagged(i)]);
+      const result = await store.append(fresh.map((s, i) => ({ stream: s, expectedRevision: NO_STREAM, events: events(i) })));
+      expect(result.revisions).toEqual(Object.fromEntries(fresh.map((s, i) => [s, events(i).length - 1])));
+      const written = (await store.readAll(before, 10_000)).filter((e) => e.data.tag === tag);
+      expect(written).toHaveLength(fresh.reduce((n, _, i) => n + events(i).length, 0));
+      expect(comparePositions(written.at(-1)!.position, result.position)).toBe(0);
+      expect((await store.readStream(fresh[3])).map((e) => [e.revision, e.data.n])).toEqual([[0, 3], [1, 4]]);
+
+      const retag = randomUUID();
+      const more = [...Array.from({ length: 1000 }, () => stream('bulk')), fresh[1234]];
+      const refused = await store.append(more.map((s) => ({ stream: s, expectedRevision: NO_STREAM, events: [{ type: 'Imported', data: { tag: retag } }] })))
+        .catch((error) => error);
+      expect(refused).toBeInstanceOf(WrongExpectedRevision);
+      expect(refused.stream).toBe(fresh[1234]);
+      expect((await store.readAll(before, 10_000)).filter((e) => e.data.tag === retag)).toEqual([]);
+      expect(await store.readStream(fresh[1234])).toHaveLength(1);
+    });
+
+    it('lets exactly one of concurrent bulk creations that share a stream win, and writes nothing of the others', async () => {
+      const shared = stream('shared');
+      const groups = Array.from({ length: 4 }, () => [shared, ...Array.from({ length: 50 }, () => stream('own'))]);
+      const outcomes = await Promise.allSettled(groups.map((group) =>
+        store.append(group.map((s) => ({ stream: s, expectedRevision: NO_STREAM, events: [event(1)] })))));
+      expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+      for (const [i, o] of outcomes.entries()) {
+        if (o.status === 'rejected') expect(o.reason).toEqual(new WrongExpectedRevision(shared, NO_STREAM));
+        const own = await Promise.all(groups[i].slice(1).map((s) => store.readStream(s)));
+        expect(own.map((events) => events.length)).toEqual(groups[i].slice(1).map(() => (o.status === 'fulfilled' ? 1 : 0)));
+      }
+      expect(await store.readStream(shared)).toHaveLength(1);
     });
 
     it('concurrent multi-stream appends over overlapping streams never deadlock into lost writes', async () => {
@@ -117,6 +191,8 @@ export function describeEventStoreContract(name: string, open: () => Promise<{ s
           : [{ stream: b, expectedRevision: 'any', events: [event(i)] }, { stream: a, expectedRevision: 'any', events: [event(i)] }],
       )));
       const won = outcomes.filter((o) => o.status === 'fulfilled').length;
+      // 'any' appends have nothing to lose a race on: each one is written, whatever order it names its streams in.
+      expect(won).toBe(10);
       expect((await store.readStream(a)).length).toBe(won);
       expect((await store.readStream(b)).length).toBe(won);
     });

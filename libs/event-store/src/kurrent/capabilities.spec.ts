@@ -14,7 +14,7 @@ describe('KurrentDB capability check', () => {
     const check = assertMultiStreamAppend(client, { url });
     await expect(check).rejects.toBeInstanceOf(KurrentCapabilityError);
     await expect(check).rejects.toThrow(
-      'KurrentDB at kurrentdb://***@kdb.example:2113?tls=false has no atomic multi-stream append (it needs KurrentDB 25.1 or later): ' +
+      'KurrentDB at kurrentdb://admin:***@kdb.example:2113?tls=false has no atomic multi-stream append (it needs KurrentDB 25.1 or later): ' +
       'a claim writes to several streams at once and must stay atomic, so the service refuses to start rather than write claims ' +
       'stream by stream. Upgrade the server to KurrentDB 25.1 or later.',
     );
@@ -36,7 +36,7 @@ describe('KurrentDB capability check', () => {
   it('says when the server cannot be reached, without the password', async () => {
     const refused = Object.assign(new Error('14 UNAVAILABLE: No connection established. Last error: connect ECONNREFUSED'), { code: 14 });
     await expect(assertMultiStreamAppend(answering(() => Promise.reject(refused)), { url })).rejects.toThrow(
-      'cannot reach KurrentDB at kurrentdb://***@kdb.example:2113?tls=false: 14 UNAVAILABLE: No connection established. Last error: connect ECONNREFUSED',
+      'cannot reach KurrentDB at kurrentdb://admin:***@kdb.example:2113?tls=false: 14 UNAVAILABLE: No connection established. Last error: connect ECONNREFUSED',
     );
     await expect(assertMultiStreamAppend(answering(() => Promise.reject(new UnavailableError())), { url })).rejects.toThrow(/^cannot reach KurrentDB/);
   });

@@ -1,5 +1,6 @@
 import { ErrorType, UnsupportedError } from '@kurrent/kurrentdb-client';
-import { redactUrl } from './connection-string.js';
+// Connection strings may carry a password (kurrentdb://admin:changeit@host): never print it.
+import { redactUrl } from '#config-file/redact-url.js';
 import { KurrentClient } from './kurrent-client.js';
 
 /** Why the service must not start on this KurrentDB; the message is meant for the operator. */

@@ -4,8 +4,3 @@
  * URL without loading the client and its native module.
  */
 export const KURRENTDB_URL_PATTERN = /^(kurrentdb|kurrent|kdb|esdb)(\+discover)?:\/\/\S+$/;
-
-/** Connection strings may carry a password (kurrentdb://admin:changeit@host): never print it. */
-export function redactUrl(url: string): string {
-  return url.replace(/\/\/[^/@]*@/, '//***@');
-}

@@ -14,14 +14,19 @@ export function isSystemEvent(event: { readonly streamId: string; readonly type:
 
 /** Where the adapter indexes each request's appends (request-index.ts): bookkeeping, not a Placement event. */
 export const REQUEST_INDEX_PREFIX = 'placement-request-';
+/** Where the adapter indexes the stream lookups (lookup-index.ts): bookkeeping too. */
+export const LOOKUP_INDEX_PREFIX = 'placement-lookup-';
+
+/** A stream of the adapter's own indexes, never handed out through the port. */
+export const isIndexStream = (stream: string) => stream.startsWith(REQUEST_INDEX_PREFIX) || stream.startsWith(LOOKUP_INDEX_PREFIX);
 
 /**
  * Maps a stored event to the port's shape, or undefined for what is not one of ours: a system
- * event, the adapter's request index, or another application's event in the same database
+ * event, the adapter's request and lookup indexes, or another application's event in the same database
  * whose data is not a JSON object.
  */
 export function toRecordedEvent(event: ClientRecordedEvent): RecordedEvent | undefined {
-  if (isSystemEvent(event) || event.streamId.startsWith(REQUEST_INDEX_PREFIX)) return undefined;
+  if (isSystemEvent(event) || isIndexStream(event.streamId)) return undefined;
   const data = jsonObject(event.data);
   if (data === undefined) return undefined;
   if (!event.position) throw new Error(`KurrentDB returned event ${event.streamId}@${event.revision} without its log position`);

@@ -1,5 +1,6 @@
 import { describeEventStoreContract } from '../contract/event-store.contract.js';
-import { redactUrl } from './connection-string.js';
+import { CONTRACT_LOOKUPS } from '../contract/read-side.contract.js';
+import { redactUrl } from '#config-file/redact-url.js';
 import { KurrentEventStore } from './kurrent-event-store.js';
 
 /**
@@ -15,7 +16,7 @@ if (!url) {
   });
 } else {
   describeEventStoreContract(`KurrentDB at ${redactUrl(url)}`, async () => {
-    const store = KurrentEventStore.connect(url, { retryDelayMs: 100 });
+    const store = KurrentEventStore.connect(url, { retryDelayMs: 100, lookups: CONTRACT_LOOKUPS });
     // A server older than 25.1 fails here, with the message the service would stop with.
     await store.assertCapabilities();
     return { store, close: () => store.close() };

@@ -1,5 +1,6 @@
 import { UnsupportedError } from '@kurrent/kurrentdb-client';
 import { describeEventStoreContract } from '../contract/event-store.contract.js';
+import { CONTRACT_LOOKUPS } from '../contract/read-side.contract.js';
 import { NO_STREAM, START, WrongExpectedRevision } from '../port.js';
 import { KurrentCapabilityError } from './capabilities.js';
 import { KurrentEventStore } from './kurrent-event-store.js';
@@ -8,7 +9,7 @@ import { InMemoryKurrentClient } from './testing/in-memory-kurrent-client.js';
 // The contract against a model of the client: it proves the adapter's translation layer, not
 // KurrentDB's behaviour; kurrent-event-store.int-spec.ts runs the same suite on a real server.
 describeEventStoreContract('KurrentDB adapter over an in-memory model of the client', async () => {
-  const store = new KurrentEventStore(new InMemoryKurrentClient(), { retryDelayMs: 5 });
+  const store = new KurrentEventStore(new InMemoryKurrentClient(), { retryDelayMs: 5, lookups: CONTRACT_LOOKUPS });
   return { store, close: () => store.close() };
 });
 

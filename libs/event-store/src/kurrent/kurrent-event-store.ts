@@ -1,20 +1,25 @@
 import { FORWARDS, ErrorType } from '@kurrent/kurrentdb-client';
 import {
-  AppendRequest, AppendResult, EventStore, GlobalFilter, LogPosition, RecordedEvent, START, StreamRange, Subscription, comparePositions,
+  AppendRequest, AppendResult, EventStore, GlobalFilter, LogPosition, RecordedEvent, START, StreamLookup, StreamRange, Subscription, comparePositions,
 } from '../port.js';
 import { toAppendResult, toAppendStreamRequests, translateAppendError } from './append-mapping.js';
 import { appendOutcome } from './unavailable.js';
 import { assertMultiStreamAppend } from './capabilities.js';
 import { toRecordedEvent } from './event-mapping.js';
 import { KurrentClient, connectKurrent } from './kurrent-client.js';
-import { countEvents, readAllAfter, readHead, readStreamRange } from './log-reads.js';
-import { readRequest, withoutRequestIndex, withRequestIndex } from './request-index.js';
+import { countEvents, readAllAfter, readHead, readStreamRange, streamsWith } from './log-reads.js';
+import { readRequest, withoutIndexStreams, withRequestIndex } from './request-index.js';
+import { indexedStreamsWith, withLookupIndex } from './lookup-index.js';
+import { BackfillResult, backfillLookupIndex } from './lookup-backfill.js';
+import { IndexedLookup, INDEXED_LOOKUPS } from '../indexed-lookups.js';
 import { CatchUpHandlers, CatchUpOptions, subscribeToAllFrom } from './kurrent-subscription.js';
 
 export interface KurrentEventStoreOptions extends CatchUpOptions {
   /** Named in start-up messages (without its password). */
   readonly url?: string;
   readonly probeTimeoutMs?: number;
+  /** The lookups indexed on append and answered from their index streams: INDEXED_LOOKUPS, but where a spec names its own. */
+  readonly lookups?: readonly IndexedLookup[];
 }
 
 /**
@@ -23,7 +28,11 @@ export interface KurrentEventStoreOptions extends CatchUpOptions {
  * and subscriptions leave out system events and events that are not JSON objects.
  */
 export class KurrentEventStore implements EventStore {
-  constructor(private readonly client: KurrentClient, private readonly options: KurrentEventStoreOptions = {}) {}
+  private readonly lookups: readonly IndexedLookup[];
+
+  constructor(private readonly client: KurrentClient, private readonly options: KurrentEventStoreOptions = {}) {
+    this.lookups = options.lookups ?? INDEXED_LOOKUPS;
+  }
 
   static connect(url: string, options: KurrentEventStoreOptions = {}): KurrentEventStore {
     return new KurrentEventStore(connectKurrent(url), { ...options, url });
@@ -41,9 +50,10 @@ export class KurrentEventStore implements EventStore {
   async append(requests: readonly AppendRequest[]): Promise<AppendResult> {
     // An empty session is an error on the server; an empty append is a no-op on every adapter.
     if (requests.length === 0) return { position: START, revisions: {} };
-    const session = toAppendStreamRequests(withRequestIndex(requests));
+    // The lookups' entries first, then the requests', so each request's entry is just before its events (request-index.ts).
+    const session = toAppendStreamRequests(withLookupIndex(withRequestIndex(requests), this.lookups));
     try {
-      return withoutRequestIndex(toAppendResult(await this.client.multiStreamAppend(session)));
+      return withoutIndexStreams(toAppendResult(await this.client.multiStreamAppend(session)));
     } catch (error) {
       throw appendOutcome(translateAppendError(error, requests));
     }
@@ -79,6 +89,17 @@ export class KurrentEventStore implements EventStore {
   async readToHead(from: LogPosition, limit: number, filter: Omit<GlobalFilter, 'until'> = {}): Promise<{ head: LogPosition; events: RecordedEvent[] }> {
     const head = await readHead(this.client);
     return { head, events: comparePositions(from, head) < 0 ? await readAllAfter(this.client, from, limit, { ...filter, until: { position: head } }) : [] };
+  }
+
+  /** An indexed lookup reads its value's index stream (lookup-index.ts); any other, $all filtered by type on the server (log-reads.ts). */
+  async streamsWith(lookup: StreamLookup): Promise<string[]> {
+    if (lookup.types.length === 0) return [];
+    return await indexedStreamsWith(this.client, this.lookups, lookup) ?? streamsWith(this.client, lookup);
+  }
+
+  /** Index entries for the events written before the lookups were indexed: placement-admin index-lookups, once per upgraded log. */
+  backfillLookupIndex(): Promise<BackfillResult> {
+    return backfillLookupIndex(this.client, this.lookups);
   }
 
   readRequest(requestId: string): Promise<RecordedEvent[]> {

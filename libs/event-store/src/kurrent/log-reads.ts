@@ -1,6 +1,6 @@
 import { BACKWARDS, END, ErrorType, FORWARDS, START as CLIENT_START, eventTypeFilter, excludeSystemEvents } from '@kurrent/kurrentdb-client';
 import {
-  GlobalFilter, LogPosition, RecordedEvent, START, StreamRange, comparePositions, isAtOrBefore,
+  GlobalFilter, LogPosition, RecordedEvent, START, StreamLookup, StreamRange, comparePositions, isAtOrBefore,
 } from '../port.js';
 import { toRecordedEvent } from './event-mapping.js';
 import { KurrentClient } from './kurrent-client.js';
@@ -68,7 +68,7 @@ export async function readAllAfter(
       cursor = at;
       advanced = true;
       const recorded = toRecordedEvent(event);
-      if (!recorded || (until && !isAtOrBefore(recorded, until)) || !matches(recorded, filter) || !keep(recorded)) continue;
+      if (!recorded || (until && !isAtOrBefore(recorded, until)) || !keep(recorded)) continue;
       if (events.length < limit) events.push(filter.metadata === false ? { ...recorded, metadata: {} } : recorded);
     }
     if (returned < asked || !advanced) break;
@@ -98,9 +98,21 @@ export async function countEvents(client: KurrentClient, after: LogPosition, unt
   return counted;
 }
 
-function matches(event: RecordedEvent, filter: GlobalFilter): boolean {
-  if (!filter.data) return true;
-  return Object.entries(filter.data).every(([key, value]) => event.data[key] === value);
+/**
+ * A lookup no index answers (lookup-index.ts answers INDEXED_LOOKUPS): a read of $all filtered by
+ * event type on the server (the server still walks the whole log to filter it; only the lookup's
+ * types reach us), with the field checked here. Its cost follows the log's length: an operator's
+ * question or a spec's, never a request's.
+ */
+export async function streamsWith(client: KurrentClient, lookup: StreamLookup): Promise<string[]> {
+  const found = new Set<string>();
+  if (lookup.types.length === 0) return [];
+  const has = (value: unknown) => value === lookup.value || (Array.isArray(value) && value.includes(lookup.value));
+  await readAllAfter(client, START, Number.MAX_SAFE_INTEGER, { types: lookup.types, ...(lookup.until ? { until: lookup.until } : {}), metadata: false }, (event) => {
+    if (has(event.data[lookup.field])) found.add(event.stream);
+    return false;
+  });
+  return [...found];
 }
 
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

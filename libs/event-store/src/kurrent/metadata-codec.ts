@@ -8,7 +8,7 @@ import type { EventMetadata } from '../port.js';
  * own key would be ambiguous (starting with the prefix or with '$'). Decoding undoes exactly
  * that and drops the server's '$' properties.
  */
-export const JSON_KEY_PREFIX = 'json:';
+const JSON_KEY_PREFIX = 'json:';
 
 export type StringMetadata = Record<string, string>;
 

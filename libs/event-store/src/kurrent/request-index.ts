@@ -1,6 +1,6 @@
 import { ErrorType, FORWARDS } from '@kurrent/kurrentdb-client';
 import { AppendRequest, AppendResult, LogPosition, RecordedEvent } from '../port.js';
-import { REQUEST_INDEX_PREFIX, toRecordedEvent } from './event-mapping.js';
+import { REQUEST_INDEX_PREFIX, isIndexStream, toRecordedEvent } from './event-mapping.js';
 import { KurrentClient } from './kurrent-client.js';
 import { readAllAfter } from './log-reads.js';
 import { toLogPosition, toReadPosition } from './positions.js';
@@ -34,9 +34,9 @@ export function withRequestIndex(requests: readonly AppendRequest[]): readonly A
   return [...index, ...requests];
 }
 
-/** The append's result as the caller asked for it: the index streams' revisions are the adapter's business. */
-export function withoutRequestIndex(result: AppendResult): AppendResult {
-  const revisions = Object.fromEntries(Object.entries(result.revisions).filter(([stream]) => !stream.startsWith(REQUEST_INDEX_PREFIX)));
+/** The append's result as the caller asked for it: the index streams' revisions (requests' and lookups') are the adapter's business. */
+export function withoutIndexStreams(result: AppendResult): AppendResult {
+  const revisions = Object.fromEntries(Object.entries(result.revisions).filter(([stream]) => !isIndexStream(stream)));
   return { ...result, revisions };
 }
 

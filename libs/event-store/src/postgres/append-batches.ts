@@ -5,7 +5,7 @@ export type BatchOutcome = { readonly written: AppendResult } | { readonly refus
 
 /** How appends are written: one in its own transaction, or several in one transaction. */
 export interface AppendWriter {
-  alone(ordered: readonly AppendRequest[]): Promise<AppendResult>;
+  alone(requests: readonly AppendRequest[]): Promise<AppendResult>;
   /**
    * One outcome per append, in order. Throws when the transaction as a whole failed before its
    * COMMIT was sent: nothing of it was written, and each append is then written alone.
@@ -20,6 +20,14 @@ export interface AppendWriter {
 export const MAX_BATCH = 16;
 
 /**
+ * How long a shared transaction waits for a lock before it gives up and its appends are written
+ * one by one. Its projections lock rows that are no stream's (a project's usage hours) in the
+ * order of its appends, so two processes' batches can wait for each other; PostgreSQL would
+ * break that after deadlock_timeout (1 s by default), far longer than an append takes.
+ */
+export const BATCH_LOCK_TIMEOUT = '100ms';
+
+/**
  * What this process's batches did, for /metrics: transactions several appends shared that
  * answered each append themselves, the appends written in them, and transactions that failed as
  * a whole (each of their appends then written alone). A steady share falling back means batches
@@ -28,15 +36,14 @@ export const MAX_BATCH = 16;
 export const sharedTransactions = { together: 0, appendsWritten: 0, fellBack: 0 };
 
 interface Waiting {
-  readonly ordered: readonly AppendRequest[];
+  readonly requests: readonly AppendRequest[];
   resolve(result: AppendResult): void;
   reject(error: unknown): void;
 }
 
 /**
- * Group commit for the appends of this process. On this machine a durable COMMIT costs
- * PostgreSQL about half a millisecond of CPU whatever the transaction holds (one append per
- * transaction: 0.74-0.96 ms of PostgreSQL CPU per append; ten per transaction: 0.28-0.31 ms), so
+ * Group commit for the appends of this process. A durable COMMIT costs PostgreSQL about the same
+ * CPU whatever the transaction holds, more than a claim's statements (docs/performance.md), so
  * appends arriving while another is being written wait for it and are then written together:
  * every es_append in one message, the projections' statements with the one COMMIT. A batch costs
  * the round trips of one append alone; a lone append is written as before, without waiting.
@@ -54,9 +61,9 @@ export class AppendBatches {
 
   constructor(private readonly writer: AppendWriter) {}
 
-  append(ordered: readonly AppendRequest[]): Promise<AppendResult> {
+  append(requests: readonly AppendRequest[]): Promise<AppendResult> {
     return new Promise((resolve, reject) => {
-      this.waiting.push({ ordered, resolve, reject });
+      this.waiting.push({ requests, resolve, reject });
       if (!this.writing) void this.drain();
     });
   }
@@ -66,7 +73,7 @@ export class AppendBatches {
     try {
       while (this.waiting.length > 0) {
         const batch = this.waiting.splice(0, MAX_BATCH);
-        if (batch.length === 1) await settle(batch[0], this.writer.alone(batch[0].ordered));
+        if (batch.length === 1) await settle(batch[0], this.writer.alone(batch[0].requests));
         else await this.together(batch);
       }
     } finally {
@@ -77,12 +84,12 @@ export class AppendBatches {
   private async together(batch: readonly Waiting[]): Promise<void> {
     let outcomes: BatchOutcome[];
     try {
-      outcomes = await this.writer.together(batch.map((waiting) => waiting.ordered));
+      outcomes = await this.writer.together(batch.map((waiting) => waiting.requests));
     } catch {
       sharedTransactions.fellBack++;
       // Each in a transaction of its own, as appends were before batches: one that waits for a
       // lock (that of another process's append) holds up neither the others nor the next batch.
-      for (const waiting of batch) void settle(waiting, this.writer.alone(waiting.ordered));
+      for (const waiting of batch) void settle(waiting, this.writer.alone(waiting.requests));
       return;
     }
     sharedTransactions.together++;

@@ -1,4 +1,4 @@
-import { Pool, PoolClient } from 'pg';
+import { escapeLiteral, Pool, PoolClient } from 'pg';
 import { createTestDatabase, TestDatabase } from '#test/support/database.js';
 import { BatchedSql, executeOf, sqlName } from './batched-sql.js';
 
@@ -60,6 +60,25 @@ describe('BatchedSql: statements that need no answer ride with the next round tr
     expect(messages.some((message) => /PREPARE|EXECUTE/.test(message))).toBe(false);
     const named = await client.query("SELECT name FROM pg_prepared_statements WHERE statement = 'SELECT $1::int AS one'");
     expect(named.rows.map((row) => row.name)).toEqual([expect.stringMatching(/^pl_/)]);
+  });
+
+  it('sends statements with long parameters apart, each a named statement of the protocol, after a message of those held', async () => {
+    const tx = new BatchedSql(client);
+    tx.defer('BEGIN');
+    tx.defer('INSERT INTO t (k, n) VALUES ($1, $2)', ['short', 1]);
+    const long = `it's ${'x'.repeat(70 * 1024)}`;
+    const [inserted, counted] = await tx.queryEach<{ n: number }>([
+      { text: 'INSERT INTO t (k, tags) VALUES ($1, $2) RETURNING length(k) AS n', params: ['long', [long]] },
+      { text: 'SELECT count(*)::int AS n FROM t' },
+    ]);
+    await client.query('COMMIT');
+    expect([inserted.rows, counted.rows]).toEqual([[{ n: 4 }], [{ n: 2 }]]);
+    // Each test wraps the pooled connection's query again: a message is recorded once per wrapper.
+    const sent = messages.filter((m, i) => m !== messages[i - 1] && !m.startsWith('PREPARE'));
+    expect(sent.slice(-4)).toEqual([
+      expect.stringMatching(/^BEGIN;\nEXECUTE plx_\w+\('short', '1'\)$/),
+      'INSERT INTO t (k, tags) VALUES ($1, $2) RETURNING length(k) AS n', 'SELECT count(*)::int AS n FROM t', 'COMMIT']);
+    expect((await pool.query("SELECT tags FROM t WHERE k = 'long'")).rows).toEqual([{ tags: [long] }]);
   });
 
   it('stores every kind of value written in as a literal as it stores the same value sent as a parameter', async () => {
@@ -125,5 +144,12 @@ describe('executeOf', () => {
   it('writes each parameter as a literal, NULL for none', () => {
     expect(executeOf('plx_a', ["it's", 2, null, undefined, ['x', null]])).toBe(`EXECUTE plx_a('it''s', '2', NULL, NULL, '{"x",NULL}')`);
     expect(executeOf('plx_b', [])).toBe('EXECUTE plx_b');
+  });
+
+  it("escapes a value as pg's escapeLiteral does", () => {
+    for (const value of ["it's", 'back\\slash', "both \\ and ' and \\'", ['a "b"', "c'd\\"], JSON.stringify({ q: "'\\\"" }), '', 'plain']) {
+      const text = Array.isArray(value) ? `{${value.map((v) => `"${v.replace(/[\\"]/g, '\\$&')}"`).join(',')}}` : value;
+      expect(executeOf('plx_c', [value])).toBe(`EXECUTE plx_c(${escapeLiteral(text)})`);
+    }
   });
 });

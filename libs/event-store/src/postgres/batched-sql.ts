@@ -1,9 +1,5 @@
-import { escapeLiteral } from 'pg';
 import type { PoolClient, QueryResult } from 'pg';
-// pg's own conversion of a parameter to its text form (dates, arrays, buffers, JSON), so that a
-// value written into a message is the text the server would have been sent as a parameter.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { prepareValue } = require('pg/lib/utils') as { prepareValue(value: unknown): string | Buffer | null };
+import { parameterText } from './parameter-text.js';
 import { statementName } from './prepared.js';
 import { SqlClient } from './sql-client.js';
 
@@ -25,7 +21,8 @@ const preparedOn = new WeakMap<PoolClient, Set<string>>();
  * connection (in a round trip of its own, the first time): planned once, and its parameters,
  * written in as literals by pg's own conversion, take the types the statement's parameters
  * were given, as they would sent apart. A `query` with nothing held is sent as a named
- * statement of the protocol. An error in any statement of a message aborts the transaction, as
+ * statement of the protocol, and so is a statement with long parameters (LONG_PARAMETERS), after
+ * a message of the statements held. An error in any statement of a message aborts the transaction, as
  * it would have one round trip later. The texts are the store's and the projections' own, a
  * small fixed set: a text built from data would prepare a statement per value.
  */
@@ -52,6 +49,13 @@ export class BatchedSql implements SqlClient {
    */
   async queryEach<R extends Record<string, any> = any>(statements: readonly Held[]): Promise<{ rows: R[]; rowCount: number | null }[]> {
     if (statements.length === 0) return [];
+    if (statements.some((statement) => parametersLength(statement.params) > LONG_PARAMETERS)) {
+      // Sent apart, each as a named statement of the protocol, after what is held.
+      if (this.held.length > 0) await this.client.query((await this.render(this.held.splice(0))).join(';\n'));
+      const results: { rows: R[]; rowCount: number | null }[] = [];
+      for (const { text, params } of statements) results.push(await this.query<R>(text, params && [...params]));
+      return results;
+    }
     const rendered = await this.render([...this.held.splice(0), ...statements]);
     const results = await this.client.query(rendered.join(';\n')) as unknown as QueryResult<R> | QueryResult<R>[];
     return (Array.isArray(results) ? results : [results]).slice(-statements.length);
@@ -94,6 +98,23 @@ export class BatchedSql implements SqlClient {
   }
 }
 
+/**
+ * Parameters longer than this (in characters: an import's thousands of events) go with the
+ * protocol, not written into a message: the server reads a long literal more slowly than the
+ * same parameter, by more than a round trip costs.
+ */
+const LONG_PARAMETERS = 64 * 1024;
+
+/** The length of the parameters' texts, and of arrays' texts one level down: the values an append sends. */
+function parametersLength(params: readonly unknown[] | undefined): number {
+  let length = 0;
+  for (const param of params ?? []) {
+    if (typeof param === 'string') length += param.length;
+    else if (Array.isArray(param)) for (const item of param) if (typeof item === 'string') length += item.length;
+  }
+  return length;
+}
+
 /** The name a text is PREPAREd under. */
 export const sqlName = (text: string) => statementName(text, 'plx');
 
@@ -103,13 +124,17 @@ export function executeOf(name: string, params: readonly unknown[]): string {
 }
 
 function literal(value: unknown): string {
-  const text = prepareValue(value);
+  const text = parameterText(value);
   if (text === null) return 'NULL';
   if (Buffer.isBuffer(text)) return `'\\x${text.toString('hex')}'`;
-  // Usually nothing needs escaping, and one native scan says so: pg's escapeLiteral rebuilds the
-  // text a character at a time, most of the cost of rendering an append's statements.
-  return NEEDS_ESCAPING.test(text) ? escapeLiteral(text) : `'${text}'`;
+  // Usually nothing needs escaping, and one native scan says so. Otherwise the text is escaped as
+  // pg's escapeLiteral does, by native scans: escapeLiteral rebuilds it a character at a time, which
+  // on an import's append (a jsonb array's quotes are backslashed) cost more than the rest of it.
+  if (!NEEDS_ESCAPING.test(text)) return `'${text}'`;
+  const doubled = text.replace(ESCAPED, '$&$&');
+  return text.includes('\\') ? ` E'${doubled}'` : `'${doubled}'`;
 }
 
 /** What escapeLiteral doubles: quotes, and backslashes (which also make it an E'' literal). */
 const NEEDS_ESCAPING = /['\\]/;
+const ESCAPED = /['\\]/g;

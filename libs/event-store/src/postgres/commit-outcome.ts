@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import type { AppendRequest, AppendResult } from '../port.js';
 
 /**
  * The connection was lost once the write was on its way (PostgreSQL: during COMMIT; KurrentDB: during
@@ -22,6 +23,13 @@ export interface WrittenMark {
   readonly revision: number;
   readonly transactionId: bigint;
   readonly metadata: string;
+}
+
+/** The append's last event as resolveCommit recognises it in the log. */
+export function markOf(ordered: readonly AppendRequest[], { position, revisions }: AppendResult): WrittenMark {
+  const last = ordered.filter((request) => request.events.length > 0).at(-1)!;
+  return { stream: last.stream, revision: revisions[last.stream], transactionId: position.commit,
+    metadata: JSON.stringify(last.events[last.events.length - 1]?.metadata ?? {}) };
 }
 
 /**

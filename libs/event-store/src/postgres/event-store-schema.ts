@@ -1,3 +1,24 @@
+import { INDEXED_LOOKUPS } from '../indexed-lookups.js';
+
+/**
+ * Each of INDEXED_LOOKUPS (indexed-lookups.ts) gets a partial GIN index over its one field,
+ * holding only the events of its types: `@>` on it finds a string there and a string in an array
+ * there alike (jsonb containment lets an array contain a scalar at its top).
+ */
+export const lookupIndexName = (name: string) => `es_events_${name}_lookup`;
+
+/** A string as an SQL literal (standard_conforming_strings, PostgreSQL's default since 9.1). */
+export const sqlLiteral = (text: string) => `'${text.replace(/'/g, "''")}'`;
+
+/** "The event's type is one of these", spelled alike in an index's predicate and a lookup's statement, so the planner can match them. */
+export const typeCondition = (types: readonly string[]) =>
+  types.length === 1 ? `type = ${sqlLiteral(types[0])}` : `type IN (${types.map(sqlLiteral).join(', ')})`;
+
+// Created at start-up on an existing log too (IF NOT EXISTS): building one reads es_events once
+// and holds appends back meanwhile (docs/administration.md, "Upgrading").
+const LOOKUP_INDEXES = INDEXED_LOOKUPS.map(({ name, types, field }) =>
+  `CREATE INDEX IF NOT EXISTS ${lookupIndexName(name)} ON es_events USING gin ((data->${sqlLiteral(field)}) jsonb_path_ops) WHERE ${typeCondition(types)};`).join('\n');
+
 /** The log's own tables; created on start, independent of the read models' migrations. */
 export const EVENT_STORE_SCHEMA = `
 CREATE TABLE IF NOT EXISTS es_streams (
@@ -18,34 +39,69 @@ CREATE TABLE IF NOT EXISTS es_events (
 CREATE INDEX IF NOT EXISTS es_events_global_order ON es_events (transaction_id, position);
 -- The audit trail's "what did request X write" (GET /ledger/audit/request/{id}).
 CREATE INDEX IF NOT EXISTS es_events_request_id ON es_events ((metadata->>'requestId'));
--- One append in one round trip: each stream's expected revision checked and its head moved, in
--- the order given (callers sort the streams, so concurrent appends lock in one order), then the
--- events inserted, each numbered from its stream's head. A stream not at the expected revision
--- raises ES409 naming it, and the caller's transaction is rolled back.
+-- A restore's scope and usage by project as of a moment (streamsWith): see INDEXED_LOOKUPS.
+${LOOKUP_INDEXES}
+-- One append in one round trip, and the log's only compare-and-set: each stream's expected
+-- revision checked and its head moved, then the events inserted, each numbered from its stream's
+-- head. Streams are checked and locked in code-point order ("C" collation), whatever order they
+-- come in, so concurrent appends lock in one order; the events are recorded in the order given,
+-- so the log keeps the caller's order within an append (a parent created before its child). A
+-- stream not at the expected revision raises ES409 naming it, and the caller's transaction is
+-- rolled back. A stream sent with no events is still checked and locked ('any' creates it at
+-- -1); the caller reads its head from es_streams in the same transaction.
 -- expected: a revision, -1 (the stream must not exist), -2 (any).
+-- Its signature and answer stay as they are: a server of the previous build may still call it
+-- (it sent its streams already sorted, so it gets what it got).
 CREATE OR REPLACE FUNCTION es_append(streams text[], expected bigint[], counts int[], types text[], datas jsonb[], metadatas jsonb[])
 RETURNS SETOF es_events LANGUAGE plpgsql AS $es_append$
 DECLARE
   head bigint;
+  n int := coalesce(array_length(streams, 1), 0);
+  made text[];
+  taken text;
+  heads bigint[] := array_fill(NULL::bigint, ARRAY[n]);
+  i int;
   stream_ids text[] := '{}';
   revisions bigint[] := '{}';
 BEGIN
-  FOR i IN 1 .. coalesce(array_length(streams, 1), 0) LOOP
-    IF expected[i] = -2 THEN
-      INSERT INTO es_streams AS s (stream_id, revision) VALUES (streams[i], counts[i] - 1)
-        ON CONFLICT (stream_id) DO UPDATE SET revision = s.revision + counts[i] RETURNING s.revision INTO head;
-    ELSIF expected[i] = -1 THEN
-      INSERT INTO es_streams (stream_id, revision) VALUES (streams[i], counts[i] - 1) ON CONFLICT (stream_id) DO NOTHING;
-      IF NOT FOUND THEN RAISE EXCEPTION 'wrong expected revision' USING ERRCODE = 'ES409', DETAIL = streams[i]; END IF;
-      head := counts[i] - 1;
-    ELSE
-      UPDATE es_streams SET revision = expected[i] + counts[i] WHERE stream_id = streams[i] AND revision = expected[i];
-      IF NOT FOUND THEN RAISE EXCEPTION 'wrong expected revision' USING ERRCODE = 'ES409', DETAIL = streams[i]; END IF;
-      head := expected[i] + counts[i];
+  IF n > 1 AND -1 = ALL(expected) THEN
+    -- Only new streams (an import writes thousands per append): one statement, not one each,
+    -- inserting the rows (and so taking their locks) in code-point order.
+    WITH inserted AS (
+      INSERT INTO es_streams (stream_id, revision)
+        SELECT u.s, u.c - 1 FROM unnest(streams, counts) AS u(s, c) ORDER BY u.s COLLATE "C"
+        ON CONFLICT (stream_id) DO NOTHING RETURNING stream_id)
+    SELECT array_agg(stream_id) INTO made FROM inserted;
+    IF coalesce(array_length(made, 1), 0) < n THEN
+      -- The first stream not made here: one that existed, or a second mention of one.
+      SELECT m.s INTO taken FROM (
+        SELECT u.s, u.i, row_number() OVER (PARTITION BY u.s ORDER BY u.i) AS mention FROM unnest(streams) WITH ORDINALITY AS u(s, i)) AS m
+        WHERE m.mention > 1 OR m.s NOT IN (SELECT unnest(made)) ORDER BY m.i LIMIT 1;
+      RAISE EXCEPTION 'wrong expected revision' USING ERRCODE = 'ES409', DETAIL = taken;
     END IF;
-    stream_ids := stream_ids || array_fill(streams[i], ARRAY[counts[i]]);
-    revisions := revisions || ARRAY(SELECT generate_series(head - counts[i] + 1, head));
-  END LOOP;
+    SELECT coalesce(array_agg(u.s ORDER BY u.i, g.r), '{}'), coalesce(array_agg(g.r::bigint ORDER BY u.i, g.r), '{}') INTO stream_ids, revisions
+      FROM unnest(streams, counts) WITH ORDINALITY AS u(s, c, i) CROSS JOIN LATERAL generate_series(0, u.c - 1) AS g(r);
+  ELSE
+    FOR i IN SELECT u.i FROM unnest(streams) WITH ORDINALITY AS u(s, i) ORDER BY u.s COLLATE "C", u.i LOOP
+      IF expected[i] = -2 THEN
+        INSERT INTO es_streams AS s (stream_id, revision) VALUES (streams[i], counts[i] - 1)
+          ON CONFLICT (stream_id) DO UPDATE SET revision = s.revision + counts[i] RETURNING s.revision INTO head;
+      ELSIF expected[i] = -1 THEN
+        INSERT INTO es_streams (stream_id, revision) VALUES (streams[i], counts[i] - 1) ON CONFLICT (stream_id) DO NOTHING;
+        IF NOT FOUND THEN RAISE EXCEPTION 'wrong expected revision' USING ERRCODE = 'ES409', DETAIL = streams[i]; END IF;
+        head := counts[i] - 1;
+      ELSE
+        UPDATE es_streams SET revision = expected[i] + counts[i] WHERE stream_id = streams[i] AND revision = expected[i];
+        IF NOT FOUND THEN RAISE EXCEPTION 'wrong expected revision' USING ERRCODE = 'ES409', DETAIL = streams[i]; END IF;
+        head := expected[i] + counts[i];
+      END IF;
+      heads[i] := head;
+    END LOOP;
+    FOR i IN 1 .. n LOOP
+      stream_ids := stream_ids || array_fill(streams[i], ARRAY[counts[i]]);
+      revisions := revisions || ARRAY(SELECT generate_series(heads[i] - counts[i] + 1, heads[i]));
+    END LOOP;
+  END IF;
   RETURN QUERY WITH inserted AS (
     INSERT INTO es_events (stream_id, revision, type, data, metadata)
     SELECT * FROM unnest(stream_ids, revisions, types, datas, metadatas)

@@ -1,6 +1,26 @@
 import type { Pool, PoolClient } from 'pg';
-import { GlobalFilter, LogPoint, LogPosition, RecordedEvent, START, StreamRange } from '../port.js';
-import { queryEvents, READ_COLUMNS } from './rows.js';
+import { GlobalFilter, LogPoint, LogPosition, RecordedEvent, START, StreamRange, Subscription } from '../port.js';
+import { statementName } from './prepared.js';
+import { fromArrayRow, queryEvents, READ_COLUMNS, READ_COLUMNS_NO_METADATA } from './rows.js';
+
+/**
+ * The global order's readable bound: only transactions older than every one of THIS database
+ * still in flight are read, so a slow writer with a smaller transaction id can never be overtaken
+ * and skipped. Other databases' transactions never write this log, so they must not hold its
+ * readers back (a long one would stall every reader). The bound and the rows come from one
+ * statement, hence one snapshot, but pg_stat_activity is read after that snapshot was taken: a
+ * writer of this database still in flight for the snapshot may have committed by then and be
+ * listed nowhere. So an in-flight transaction counts unless it is seen running in another
+ * database; never the other way round.
+ */
+const HORIZON = `horizon AS (
+  SELECT COALESCE(
+    (SELECT min(x) FROM pg_snapshot_xip(s) AS x
+      WHERE x::text::bigint % 4294967296 NOT IN (
+        SELECT backend_xid::text::bigint FROM pg_stat_activity
+        WHERE datname IS DISTINCT FROM current_database() AND backend_xid IS NOT NULL)),
+    pg_snapshot_xmax(s)) AS below
+  FROM pg_current_snapshot() AS s)`;
 
 // Nothing is recorded outside these years; PostgreSQL would refuse to read an ISO year beyond them.
 const FIRST_MICROS = (() => {
@@ -30,6 +50,10 @@ export function pointCondition(point: LogPoint, params: unknown[], table = ''): 
   return `((${table}transaction_id, ${table}position) <= ($${commit}::text::xid8, $${prepare}::bigint))`;
 }
 
+export function readStream(pool: Pool, stream: string, fromRevision: number): Promise<RecordedEvent[]> {
+  return queryEvents(pool, `SELECT ${READ_COLUMNS} FROM es_events WHERE stream_id = $1 AND revision >= $2 ORDER BY revision`, [stream, fromRevision]);
+}
+
 export async function readStreamRange(pool: Pool, stream: string, range: StreamRange): Promise<RecordedEvent[]> {
   const params: unknown[] = [stream];
   const backwards = range.direction === 'backwards';
@@ -49,14 +73,72 @@ export async function readStreamRange(pool: Pool, stream: string, range: StreamR
 }
 
 /** The filter's conditions, for readAll's statement; `params` already holds its first values. */
-export function filterConditions(filter: GlobalFilter | undefined, params: unknown[]): string {
+function filterConditions(filter: GlobalFilter | undefined, params: unknown[]): string {
   if (!filter) return '';
   const conditions: string[] = [];
   if (filter.until) conditions.push(pointCondition(filter.until, params));
   if (filter.types) conditions.push(`type = ANY($${params.push(filter.types)}::text[])`);
-  // Containment of {"key": "value"} is equality of a top-level string, never a looser match.
-  if (filter.data) conditions.push(`data @> $${params.push(JSON.stringify(filter.data))}::jsonb`);
   return conditions.map((condition) => ` AND ${condition}`).join('');
+}
+
+export function readAll(pool: Pool, from: LogPosition, limit: number, filter?: GlobalFilter): Promise<RecordedEvent[]> {
+  const params: unknown[] = [from.commit.toString(), from.prepare.toString(), limit];
+  const filtered = filterConditions(filter, params);
+  return queryEvents(pool,
+    `WITH ${HORIZON}
+     SELECT ${filter?.metadata === false ? READ_COLUMNS_NO_METADATA : READ_COLUMNS}
+     FROM es_events, horizon
+     WHERE transaction_id < horizon.below
+       AND (transaction_id, position) > ($1::text::xid8, $2::bigint)${filtered}
+     ORDER BY es_events.transaction_id, es_events.position LIMIT $3`,
+    params,
+  );
+}
+
+/** One statement, so one snapshot: the head, and the readable events up to it beside it on each row. */
+export async function readToHead(
+  pool: Pool, from: LogPosition, limit: number, filter: Omit<GlobalFilter, 'until'>,
+): Promise<{ head: LogPosition; events: RecordedEvent[] }> {
+  const params: unknown[] = [from.commit.toString(), from.prepare.toString(), limit];
+  const filtered = filterConditions(filter, params);
+  const text = `WITH head AS (
+       SELECT transaction_id AS head_commit, position AS head_prepare FROM es_events
+       ORDER BY transaction_id DESC, position DESC LIMIT 1),
+     ${HORIZON}
+     SELECT head_commit::text, head_prepare::text, e.* FROM head LEFT JOIN LATERAL (
+       SELECT ${filter.metadata === false ? READ_COLUMNS_NO_METADATA : READ_COLUMNS}
+       FROM es_events, horizon
+       WHERE transaction_id < horizon.below
+         AND (transaction_id, position) > ($1::text::xid8, $2::bigint)
+         AND (transaction_id, position) <= (head.head_commit, head.head_prepare)${filtered}
+       ORDER BY es_events.transaction_id, es_events.position LIMIT $3) e ON true`;
+  const { rows } = await pool.query<unknown[]>({ name: statementName(text), text, values: params, rowMode: 'array' });
+  if (rows.length === 0) return { head: START, events: [] };
+  const head = { commit: BigInt(rows[0][0] as string), prepare: BigInt(rows[0][1] as string) };
+  return { head, events: rows[0][2] === null ? [] : rows.map((row) => fromArrayRow(row.slice(2))) };
+}
+
+/** The global order from `from` on, polled: each readable page handed over, the next read after it. */
+export function pollLog(pool: Pool, from: LogPosition, intervalMs: number, handle: (events: RecordedEvent[]) => Promise<void>): Subscription {
+  let position = from;
+  let closed = false;
+  const loop = (async () => {
+    while (!closed) {
+      const batch = await readAll(pool, position, 500);
+      if (batch.length > 0) {
+        await handle(batch);
+        position = batch[batch.length - 1].position;
+        continue;
+      }
+      await new Promise((resolve) => setTimeout(resolve, intervalMs));
+    }
+  })();
+  return {
+    close: async () => {
+      closed = true;
+      await loop;
+    },
+  };
 }
 
 /**

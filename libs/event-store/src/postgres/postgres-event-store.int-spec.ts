@@ -4,7 +4,10 @@ import { createTestDatabase } from '#test/support/database.js';
 import { describeEventStoreContract } from '../contract/event-store.contract.js';
 import { PostgresEventStore } from './postgres-event-store.js';
 
-describeEventStoreContract('PostgreSQL', async () => {
+// Every append goes through es_append; the two modes differ in what comes back and in batching.
+// Without an inline projector (async projections, the admin's bulk paths) each append is alone
+// and only its last position comes back.
+describeEventStoreContract('PostgreSQL without an inline projector', async () => {
   const db = await createTestDatabase('pl_es');
   const pool = new Pool({ connectionString: db.url, max: 12 });
   const store = new PostgresEventStore(pool, { pollIntervalMs: 10 });
@@ -12,9 +15,9 @@ describeEventStoreContract('PostgreSQL', async () => {
   return { store, close: async () => { await pool.end(); await db.drop(); } };
 });
 
-// With an inline projector the adapter appends through es_append (one round trip); the same
-// contract holds there, and the projector sees exactly the events written, in order.
-describeEventStoreContract('PostgreSQL with an inline projector (es_append)', async () => {
+// With an inline projector, appends that arrive together share a transaction (append-batches.ts),
+// and the projector sees exactly the events written, in order.
+describeEventStoreContract('PostgreSQL with an inline projector (appends batched)', async () => {
   const db = await createTestDatabase('pl_es');
   const pool = new Pool({ connectionString: db.url, max: 12 });
   const store = new PostgresEventStore(pool, { pollIntervalMs: 10 });

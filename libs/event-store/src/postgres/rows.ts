@@ -2,10 +2,6 @@ import type { Pool, PoolClient } from 'pg';
 import { RecordedEvent } from '../port.js';
 import { statementName } from './prepared.js';
 
-/** The columns toRecordedEvent reads from a RETURNING of es_events rows (unqualified). */
-export const EVENT_COLUMNS = `position, transaction_id, stream_id, revision, type, data, metadata, recorded_at,
-  (extract(epoch FROM recorded_at) * 1000000)::int8::text AS recorded_us`;
-
 export function toRecordedEvent(row: Record<string, any>): RecordedEvent {
   return {
     stream: row.stream_id,

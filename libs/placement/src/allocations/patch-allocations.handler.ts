@@ -3,23 +3,24 @@ import { ConsumerClaim, decideClaim, providersTouched } from '#domain/allocation
 import { mergeAllocationsPatch } from '#domain/allocation-patch/index.js';
 import { ProviderLookups } from '../read-models/provider-lookups.js';
 import { PatchAllocations } from './allocation.commands.js';
-import { ClaimRunner } from './claim-runner.js';
+import { classesNamed } from './allocation-command.handlers.js';
+import { ClaimWriter } from './claim-writer.js';
 
 /** What the ledger history shows of a patch: its events are the claim's own, marked in the metadata. */
-export const MERGE_PATCH_OPERATION = { operation: 'merge-patch' } as const;
+const MERGE_PATCH_OPERATION = { operation: 'merge-patch' } as const;
 
 /**
- * The patch is merged into the consumer as loaded for each attempt, inside the claim runner, so a
- * racing writer makes it merge again on fresher state rather than overwrite what that writer did;
+ * The patch is merged into the consumer as loaded for each attempt, inside the claim's decide, so
+ * a racing writer makes it merge again on fresher state rather than overwrite what that writer did;
  * the merged set then takes the very path of PUT /allocations/{consumer} (decideClaim, form
  * 'consumer'): generation check, capacity, units, removal of a consumer left with nothing.
  */
 @CommandHandler(PatchAllocations)
 export class PatchAllocationsHandler implements ICommandHandler<PatchAllocations, void> {
-  constructor(private readonly runner: ClaimRunner, private readonly lookups: ProviderLookups) {}
+  constructor(private readonly claims: ClaimWriter, private readonly lookups: ProviderLookups) {}
 
-  execute({ consumerUuid, patch, caller }: PatchAllocations) {
-    return this.runner.run({
+  async execute({ consumerUuid, patch, caller }: PatchAllocations) {
+    await this.claims.write(caller, {
       consumers: [consumerUuid],
       providers: (consumers) => {
         const current = consumers[consumerUuid];
@@ -29,10 +30,10 @@ export class PatchAllocationsHandler implements ICommandHandler<PatchAllocations
       },
       decide: async (state) => {
         const claim: ConsumerClaim = mergeAllocationsPatch(consumerUuid, state.consumers[consumerUuid] ?? { status: 'absent' }, patch);
-        const named = [...new Set(Object.values(claim.allocations).flatMap((resources) => Object.keys(resources)))];
-        return decideClaim({ type: 'ClaimAllocations', form: 'consumer', claims: [claim], unknownClasses: await this.lookups.unknownResourceClasses(named) }, state);
+        const unknownClasses = await this.lookups.unknownResourceClasses(classesNamed([claim]));
+        return decideClaim({ type: 'ClaimAllocations', form: 'consumer', claims: [claim], unknownClasses }, state);
       },
       metadata: MERGE_PATCH_OPERATION,
-    }, caller);
+    });
   }
 }

@@ -1,12 +1,12 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { comparePositions, EVENT_STORE, EventStore, LogPosition, RecordedEvent, START } from '#event-store/index.js';
-import { compactHeapOnce } from '../shared/compact-heap.js';
 import { FreshReads } from '../shared/fresh-reads.js';
 import { READ_DB, ReadDb } from '../shared/read-db.js';
 import { applyEvent } from './index/apply-event.js';
+import { ViewLease } from './index/view-lease.js';
 import { CandidateView, emptyView } from './candidate-view.js';
 import { CandidateSnapshotStore } from './snapshot/snapshot-store.js';
-import { loadNewestSnapshot, PositionedView, storeSnapshot } from './snapshot/snapshots.js';
+import { encodeSnapshot, loadNewestSnapshot, PositionedView, storeSnapshot } from './snapshot/snapshots.js';
 
 export type { CandidateView } from './candidate-view.js';
 
@@ -15,10 +15,9 @@ const BATCH = 5000;
 const MAX_WAIT_MS = 2000;
 /**
  * A new snapshot once the view holds this many events more than the newest stored one: writing
- * one (21 MB of JSON for 11,000 providers and 80,000 consumers) costs far less than a start replaying
- * that many events.
+ * one costs far less than a start replaying that many events.
  */
-export const SNAPSHOT_EVERY = 100_000;
+const SNAPSHOT_EVERY = 100_000;
 
 /**
  * The provider index of the candidate search, fed from the log's gap-free global order through
@@ -44,9 +43,11 @@ export class CandidateIndexService implements OnModuleInit {
   /** The head, and the log up to it from where the view stands, applied: one round trip shared by concurrent queries. */
   private readonly heads = new FreshReads<LogPosition>(async () => {
     const { head, events } = await this.store.readToHead(this.position, BATCH);
-    this.applyRead(events);
+    await this.lease.write(() => this.applyRead(events));
     return head;
   });
+  /** The view changes only while no search or snapshot that pauses holds it. */
+  private readonly lease = new ViewLease();
   private readonly logger = new Logger('candidates');
 
   constructor(@Inject(EVENT_STORE) private readonly store: EventStore, @Inject(READ_DB) private readonly db: ReadDb) {
@@ -66,8 +67,6 @@ export class CandidateIndexService implements OnModuleInit {
       this.storedEvents = loaded.events;
     }
     await this.current();
-    // What loading parsed and dropped would otherwise stay committed to the heap for good.
-    compactHeapOnce();
     this.startedFrom = { snapshotEvents: loaded?.events ?? 0, logEvents: this.events - (loaded?.events ?? 0) };
     this.logger.log(`candidate index ready in ${Math.round(performance.now() - started)} ms: `
       + `${loaded ? `snapshot of ${loaded.events} events and ` : ''}${this.events - (loaded?.events ?? 0)} events of the log`);
@@ -104,6 +103,17 @@ export class CandidateIndexService implements OnModuleInit {
   }
 
   /**
+   * `work` over the view reflecting every write acknowledged before this call (current()), which
+   * does not change while `work` runs, though it awaits: a search that pauses to let other
+   * requests run sees one state of the cloud throughout. Writes arriving meanwhile are folded in
+   * once it is done.
+   */
+  async read<T>(work: (view: CandidateView) => Promise<T>): Promise<T> {
+    await this.current();
+    return this.lease.read(() => work(this.view));
+  }
+
+  /**
    * One reader at a time; concurrent queries share its work. A query that arrives while another
    * reads waits for it, then reads on to its own head, which may lie beyond.
    */
@@ -118,7 +128,7 @@ export class CandidateIndexService implements OnModuleInit {
   private async readAllOf(read: (from: LogPosition) => Promise<RecordedEvent[]>): Promise<void> {
     for (;;) {
       const batch = await read(this.position);
-      this.applyRead(batch);
+      await this.lease.write(() => this.applyRead(batch));
       if (batch.length < BATCH) break;
     }
   }
@@ -139,31 +149,36 @@ export class CandidateIndexService implements OnModuleInit {
     this.events += applied;
     if (applied > 0 && this.events - this.storedEvents >= this.snapshotEvery && !this.snapshotting) {
       // After the query that read these events has its answer: encoding holds the event loop
-      // (~0.1 s for 10,000 providers and 80,000 consumers on an idle core).
+      // for a while on a large cloud (docs/performance.md).
       this.snapshotting = true;
       setImmediate(() => void this.writeSnapshot(true));
     }
   }
 
   /**
-   * Encodes the view as it stands, synchronously, at a point where no batch is half applied (the
-   * view changes only between awaits, and matches its position after each batch), then stores it
+   * Encodes the view as it stands, its parts in turns of the event loop of their own while the
+   * lease keeps the log from being folded in (the parts are all of one position), then stores it
    * while requests go on. A failure only leaves the older snapshot in place.
    */
   private async writeSnapshot(scheduled = false): Promise<boolean> {
     if (this.snapshotting && !scheduled) return false;
     this.snapshotting = true;
-    const at: PositionedView = { view: this.view, position: this.position, events: this.events, last: this.last };
+    let at: PositionedView | undefined;
     try {
+      const encoded = await this.lease.read(async () => {
+        const now: PositionedView = { view: this.view, position: this.position, events: this.events, last: this.last };
+        return { now, payload: now.events === 0 ? [] : await encodeSnapshot(now.view) };
+      });
+      at = encoded.now;
       if (at.events === 0) return false;
-      const written = await storeSnapshot(this.snapshots, at);
+      const written = await storeSnapshot(this.snapshots, at, encoded.payload);
       // Written here or by another process: either way none is needed before snapshotEvery more.
       this.storedEvents = at.events;
       if (written) this.logger.log(`candidate snapshot stored at ${at.events} events`);
       return written;
     } catch (error) {
       this.logger.warn(`candidate snapshot not stored: ${(error as Error).message}`);
-      this.storedEvents = at.events;
+      this.storedEvents = at?.events ?? this.events;
       return false;
     } finally {
       this.snapshotting = false;

@@ -2,31 +2,43 @@ import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { CandidateIndexService } from './candidate-index.service.js';
 import { CandidateRequest, SearchOptions } from './request.js';
-import { CandidateResult, searchCandidates } from './search/search.js';
-import { KeptResults } from './search/kept-results.js';
-import { TreeAnswers } from './search/tree-answers.js';
+import { CandidateResult, searchSteps } from './search/search.js';
+import { runPausing } from './search/steps.js';
+import { AnswerReuse } from './reuse/answer-reuse.js';
 
 /** How the service searches: read once from settings at start. */
 export const CANDIDATE_SEARCH_OPTIONS = Symbol('CANDIDATE_SEARCH_OPTIONS');
 
-export class GetAllocationCandidates {
-  constructor(readonly request: CandidateRequest) {}
+/**
+ * How long a search or its presentation runs before it lets other requests in: a wide tree's
+ * answer then delays them by a slice at most, however long it takes itself.
+ */
+export const SLICE_MS = 10;
+
+/**
+ * The candidates of a request, and what `present` makes of them (the API's body, with the bytes
+ * kept between answers): both over one state of the index, which no write changes until they
+ * are done, though they pause.
+ */
+export class GetAllocationCandidates<Presented = CandidateResult> {
+  constructor(readonly request: CandidateRequest, readonly present?: (result: CandidateResult, reuse: AnswerReuse) => Promise<Presented>) {}
 }
 
 @QueryHandler(GetAllocationCandidates)
-export class GetAllocationCandidatesHandler implements IQueryHandler<GetAllocationCandidates, CandidateResult> {
+export class GetAllocationCandidatesHandler implements IQueryHandler<GetAllocationCandidates<unknown>, unknown> {
   constructor(
     private readonly candidates: CandidateIndexService,
     @Inject(CANDIDATE_SEARCH_OPTIONS) private readonly options: SearchOptions,
   ) {}
 
-  /** The scheduler asks the same question over and over: trees nobody wrote to since answer as before. */
-  private readonly answers = new TreeAnswers();
-  /** And before any write at all, the whole answer is the one given last time. */
-  private readonly results = new KeptResults();
+  /** What answers reuse from one to the next: trees nobody wrote to since, whole answers before any write, their bytes. */
+  private readonly reuse = new AnswerReuse();
 
-  async execute({ request }: GetAllocationCandidates): Promise<CandidateResult> {
-    const { index, names } = await this.candidates.current();
-    return this.results.answer(index, names, request, this.options, () => searchCandidates(index, names, request, this.options, this.answers));
+  execute({ request, present }: GetAllocationCandidates<unknown>): Promise<unknown> {
+    return this.candidates.read(async ({ index, names }) => {
+      const search = () => runPausing(searchSteps(index, names, request, this.options, this.reuse.trees), SLICE_MS);
+      const result = await this.reuse.results.answer(index, names, request, this.options, search);
+      return present ? present(result, this.reuse) : result;
+    });
   }
 }

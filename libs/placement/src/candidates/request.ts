@@ -49,6 +49,11 @@ export interface SearchOptions {
   readonly countEveryStep?: boolean;
   /** Injected so tests of the randomized order are exact. */
   readonly random?: () => number;
+  /**
+   * performance.now() past which the combination stops with what it has (explain's time budget);
+   * a search for candidates has none, since a partial answer would be a wrong one.
+   */
+  readonly deadline?: number;
 }
 
 export const isGranular = (group: RequestGroup) => group.suffix !== '';

@@ -1,5 +1,6 @@
+import { Injectable } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { ActiveProvider, ErrorCode, notFound } from '#domain/index.js';
+import { ActiveProvider, ErrorCode, notFound, ProviderState } from '#domain/index.js';
 import { ConsumerState } from '#domain/consumer/index.js';
 import { TypedUsageRow } from '../usages/usage-grouping.js';
 import { AsOf, describeAsOf } from './as-of.js';
@@ -14,15 +15,26 @@ export interface ProviderAsOf {
   readonly rootUuid: string;
 }
 
-export class GetProviderAsOf {
+/** A read of one provider or consumer, named by its uuid, as it was at a past point of the log. */
+abstract class ReadAsOf {
   constructor(readonly uuid: string, readonly asOf: AsOf) {}
 }
 
+/** What every handler here reads from: the streams replayed up to the point asked. */
+@Injectable()
+abstract class AsOfHandler {
+  constructor(protected readonly replayer: LedgerReplayer) {}
+}
+
+/** Each stream's generation at the point asked; null where it was not active then. */
+const generationsOf = (states: ReadonlyMap<string, ProviderState | ConsumerState>) =>
+  new Map([...states].map(([id, state]) => [id, state.status === 'active' ? state.generation : null]));
+
+export class GetProviderAsOf extends ReadAsOf {}
+
 /** A provider as it was; 404 before it was created and after it was deleted. */
 @QueryHandler(GetProviderAsOf)
-export class GetProviderAsOfHandler implements IQueryHandler<GetProviderAsOf, ProviderAsOf> {
-  constructor(private readonly replayer: LedgerReplayer) {}
-
+export class GetProviderAsOfHandler extends AsOfHandler implements IQueryHandler<GetProviderAsOf, ProviderAsOf> {
   async execute({ uuid, asOf }: GetProviderAsOf): Promise<ProviderAsOf> {
     const found = await this.replayer.providerWithRoot(uuid, asOf);
     if (!found) throw missingProvider(uuid, asOf);
@@ -30,9 +42,7 @@ export class GetProviderAsOfHandler implements IQueryHandler<GetProviderAsOf, Pr
   }
 }
 
-export class GetProviderAllocationsAsOf {
-  constructor(readonly uuid: string, readonly asOf: AsOf) {}
-}
+export class GetProviderAllocationsAsOf extends ReadAsOf {}
 
 export interface ProviderAllocationsAsOf {
   readonly provider: ActiveProvider;
@@ -41,21 +51,16 @@ export interface ProviderAllocationsAsOf {
 }
 
 @QueryHandler(GetProviderAllocationsAsOf)
-export class GetProviderAllocationsAsOfHandler implements IQueryHandler<GetProviderAllocationsAsOf, ProviderAllocationsAsOf> {
-  constructor(private readonly replayer: LedgerReplayer) {}
-
+export class GetProviderAllocationsAsOfHandler extends AsOfHandler implements IQueryHandler<GetProviderAllocationsAsOf, ProviderAllocationsAsOf> {
   async execute({ uuid, asOf }: GetProviderAllocationsAsOf): Promise<ProviderAllocationsAsOf> {
     const provider = (await this.replayer.providers([uuid], asOf)).get(uuid)!;
     if (provider.status !== 'active') throw missingProvider(uuid, asOf);
     const consumers = await this.replayer.consumers(Object.keys(provider.allocations), asOf);
-    const consumerGenerations = new Map([...consumers].map(([id, state]) => [id, state.status === 'active' ? state.generation : null]));
-    return { provider, consumerGenerations };
+    return { provider, consumerGenerations: generationsOf(consumers) };
   }
 }
 
-export class GetConsumerAllocationsAsOf {
-  constructor(readonly consumerUuid: string, readonly asOf: AsOf) {}
-}
+export class GetConsumerAllocationsAsOf extends ReadAsOf {}
 
 export interface ConsumerAllocationsAsOf {
   readonly consumer: ConsumerState;
@@ -64,15 +69,12 @@ export interface ConsumerAllocationsAsOf {
 }
 
 @QueryHandler(GetConsumerAllocationsAsOf)
-export class GetConsumerAllocationsAsOfHandler implements IQueryHandler<GetConsumerAllocationsAsOf, ConsumerAllocationsAsOf> {
-  constructor(private readonly replayer: LedgerReplayer) {}
-
-  async execute({ consumerUuid, asOf }: GetConsumerAllocationsAsOf): Promise<ConsumerAllocationsAsOf> {
+export class GetConsumerAllocationsAsOfHandler extends AsOfHandler implements IQueryHandler<GetConsumerAllocationsAsOf, ConsumerAllocationsAsOf> {
+  async execute({ uuid: consumerUuid, asOf }: GetConsumerAllocationsAsOf): Promise<ConsumerAllocationsAsOf> {
     const consumer = (await this.replayer.consumers([consumerUuid], asOf)).get(consumerUuid)!;
     const held = consumer.status === 'active' ? Object.keys(consumer.allocations) : [];
     const providers = await this.replayer.providers(held, asOf);
-    const providerGenerations = new Map([...providers].map(([id, state]) => [id, state.status === 'active' ? state.generation : null]));
-    return { consumer, providerGenerations };
+    return { consumer, providerGenerations: generationsOf(providers) };
   }
 }
 
@@ -82,9 +84,7 @@ export class GetUsagesAsOf {
 
 /** GET /usages as it would have answered then, from every consumer stream that named the project. */
 @QueryHandler(GetUsagesAsOf)
-export class GetUsagesAsOfHandler implements IQueryHandler<GetUsagesAsOf, TypedUsageRow[]> {
-  constructor(private readonly replayer: LedgerReplayer) {}
-
+export class GetUsagesAsOfHandler extends AsOfHandler implements IQueryHandler<GetUsagesAsOf, TypedUsageRow[]> {
   async execute({ filter, asOf }: GetUsagesAsOf): Promise<TypedUsageRow[]> {
     return usageRows(await this.replayer.consumersNamingProject(filter.projectId, asOf), filter);
   }

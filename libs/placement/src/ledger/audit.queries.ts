@@ -63,8 +63,8 @@ export class GetRequestEventsHandler implements IQueryHandler<GetRequestEvents, 
 }
 
 export class GetStaleConsumers {
-  /** `olderThan`: PostgreSQL interval text (see age.ts). */
-  constructor(readonly olderThan: string, readonly limit: number) {}
+  /** `olderThan`: PostgreSQL interval text (see age.ts); `projectId`: only that project's consumers (null: every project's). */
+  constructor(readonly olderThan: string, readonly limit: number, readonly projectId: string | null = null) {}
 }
 
 export interface StaleConsumer extends ConsumerOwner {
@@ -83,11 +83,12 @@ export interface StaleConsumer extends ConsumerOwner {
 export class GetStaleConsumersHandler implements IQueryHandler<GetStaleConsumers, StaleConsumer[]> {
   constructor(@Inject(READ_DB) private readonly db: ReadDb) {}
 
-  async execute({ olderThan, limit }: GetStaleConsumers): Promise<StaleConsumer[]> {
+  async execute({ olderThan, limit, projectId }: GetStaleConsumers): Promise<StaleConsumer[]> {
     const { rows } = await this.db.query(
       `WITH stale AS (
          SELECT c.* FROM rm_consumers c
           WHERE c.updated_at < now() - $1::interval
+            AND ($3::text IS NULL OR c.project_id = $3)
             AND EXISTS (SELECT 1 FROM rm_allocations a WHERE a.consumer_uuid = c.uuid)
           ORDER BY c.updated_at, c.uuid LIMIT $2)
        SELECT s.uuid, s.project_id, s.user_id, s.consumer_type, s.generation,
@@ -95,7 +96,7 @@ export class GetStaleConsumersHandler implements IQueryHandler<GetStaleConsumers
               EXTRACT(EPOCH FROM now() - s.updated_at)::float8 AS age, a.provider_uuid, a.resource_class, a.used
          FROM stale s JOIN rm_allocations a ON a.consumer_uuid = s.uuid
         ORDER BY s.updated_at, s.uuid, a.provider_uuid, a.resource_class`,
-      [olderThan, limit],
+      [olderThan, limit, projectId],
     );
     const consumers = new Map<string, StaleConsumer>();
     for (const row of rows) {

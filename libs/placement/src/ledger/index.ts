@@ -3,6 +3,7 @@ export * from './as-of.js';
 export * from './as-of.queries.js';
 export * from './audit.queries.js';
 export * from './ledger-event.js';
+export * from './event-owners.js';
 export * from './ledger-feed.js';
 export * from './position-token.js';
 export * from './provider-claims.js';
@@ -19,11 +20,12 @@ import { StreamStates } from './snapshots/stream-states.js';
 import { GetConsumerAllocationsAsOfHandler, GetProviderAllocationsAsOfHandler, GetProviderAsOfHandler, GetUsagesAsOfHandler } from './as-of.queries.js';
 import { GetProviderClaimsHandler, GetRequestEventsHandler, GetStaleConsumersHandler } from './audit.queries.js';
 import { LedgerFeed } from './ledger-feed.js';
+import { EventOwners } from './event-owners.js';
 import { LedgerReplayer } from './replayer.js';
 import { GetStreamHistoryHandler } from './stream-history.query.js';
 
 /** Everything the ledger registers with Nest: the feed, the replayer and the query handlers. */
 export const LEDGER_PROVIDERS = [
-  LedgerFeed, LedgerReplayer, StreamSnapshots, StreamStates, GetStreamHistoryHandler, GetProviderClaimsHandler, GetRequestEventsHandler, GetStaleConsumersHandler,
+  LedgerFeed, EventOwners, LedgerReplayer, StreamSnapshots, StreamStates, GetStreamHistoryHandler, GetProviderClaimsHandler, GetRequestEventsHandler, GetStaleConsumersHandler,
   GetProviderAsOfHandler, GetProviderAllocationsAsOfHandler, GetConsumerAllocationsAsOfHandler, GetUsagesAsOfHandler,
 ];

@@ -1,8 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ActiveProvider, ProviderState, providerStream } from '#domain/index.js';
 import { ConsumerState, consumerStream } from '#domain/consumer/index.js';
-import { EVENT_STORE, EventStore, LogPoint, LogPosition, START } from '#event-store/index.js';
+import { EVENT_STORE, EventStore, LogPoint } from '#event-store/index.js';
 import { AsOf, asOfPoint } from './as-of.js';
+import { pastMembers } from './past-membership.js';
 import { rootOf } from './as-of-state.js';
 import { mapLimited } from './map-limited.js';
 import { StreamStates } from './snapshots/stream-states.js';
@@ -10,10 +11,8 @@ import { CONSUMER_FOLD as CONSUMER, PROVIDER_FOLD as PROVIDER } from './snapshot
 
 /** A tree deeper than this is not a tree but a corrupted log; stop walking up. */
 const MAX_DEPTH = 1000;
-const PAGE = 5000;
 /** Streams replayed at once for one request: a share of the pool, not all of it. */
 const PARALLEL = 4;
-
 
 /**
  * Rebuilds states as they were at a point of the log, from the streams themselves: every
@@ -56,17 +55,12 @@ export class LedgerReplayer {
   /**
    * Every consumer that could belong to the project at the point: any whose stream named the
    * project up to then (a consumer's project can change, so the last write decides, after replay).
+   * A stream lookup of the port: it costs what it finds, not the log's length.
    */
   async consumersNamingProject(projectId: string, asOf: AsOf): Promise<ConsumerState[]> {
     const until = asOfPoint(asOf);
-    const named = new Set<string>();
-    for (let from: LogPosition = START; ;) {
-      const page = await this.store.readAll(from, PAGE, { until, types: ['ConsumerAllocationsReplaced'], data: { project_id: projectId } });
-      for (const event of page) named.add(event.stream);
-      if (page.length < PAGE) break;
-      from = page[page.length - 1].position;
-    }
-    return this.consumersAt([...named], until);
+    const named = await this.store.streamsWith(pastMembers('consumersOfProject', projectId, until));
+    return this.consumersAt(named, until);
   }
 
   private consumersAt(streams: readonly string[], until: LogPoint): Promise<ConsumerState[]> {

@@ -1,11 +1,10 @@
-import { Pool } from 'pg';
+import { Client, Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { EventStore, jsonbForm, PostgresEventStore } from '#event-store/index.js';
 import { ALL_PROJECTIONS, inlineProjector } from '#projections/index.js';
 import { seedStandardNames } from './standard-names.seed.js';
 import { READ_MODELS_SCHEMA, readModelDataSource, underSchemaLock } from './read-model-schema.js';
 import { seedProjectionCheckpoints } from '#projections/runner/checkpoints.js';
-import { countStatements } from './query-count.js';
 
 export interface Database {
   readonly dataSource: DataSource;
@@ -21,9 +20,12 @@ export interface Database {
  * Opens the database: the log's tables, the read models' migrations (TypeORM) in their own
  * schema, the built-in names, and an event store whose appends run the projections in the
  * same transaction. The pool's search_path finds rm_* in read_models and es_* in public.
+ * `client`: the pool's connection class, for an app that watches its connections.
  */
-export async function openDatabase(url: string, poolSize = 10, projections: 'inline' | 'async' = 'inline'): Promise<Database> {
-  const dataSource = readModelDataSource(url, READ_MODELS_SCHEMA, poolSize);
+export async function openDatabase(
+  url: string, poolSize = 10, projections: 'inline' | 'async' = 'inline', client?: typeof Client,
+): Promise<Database> {
+  const dataSource = readModelDataSource(url, READ_MODELS_SCHEMA, poolSize, client);
   const pool = await underSchemaLock(url, async () => {
     await dataSource.initialize();
     const master = (dataSource.driver as unknown as { master: Pool }).master;
@@ -32,7 +34,6 @@ export async function openDatabase(url: string, poolSize = 10, projections: 'inl
     await seedProjectionCheckpoints(master, ALL_PROJECTIONS);
     return master;
   });
-  countStatements(pool);
   const eventStore = new PostgresEventStore(pool);
   // async: a projector (projections/runner/async) applies the same projections from the log.
   if (projections === 'inline') eventStore.addInlineProjector(inlineProjector(ALL_PROJECTIONS));

@@ -7,8 +7,8 @@ export const MAX_NAMED_TEXTS = 512;
 /**
  * The read models' queries as named statements of the protocol, so each text is parsed once per
  * connection and PostgreSQL may keep a generic plan (it does so after five custom ones where the
- * generic costs no more); an unnamed statement is parsed and planned on every call, 0.2 ms of the
- * database's CPU for the join behind GET and PUT /resource_providers/{uuid}/traits. The texts are
+ * generic costs no more); an unnamed statement is parsed and planned on every call, which for the
+ * joins behind the reads costs the database more than running them. The texts are
  * the code's own and values are parameters; the bound keeps a text that some day carried data
  * from preparing a statement per value on every connection: past it, texts go unnamed.
  */

@@ -8,10 +8,10 @@ import { READ_MODELS_SCHEMA, searchPathOption } from '#projections/runner/read-m
 export { READ_MODELS_SCHEMA, searchPathOption };
 
 /** How long the pool waits for a new connection before the request fails as "database unavailable". */
-export const CONNECT_TIMEOUT_MS = 10_000;
+const CONNECT_TIMEOUT_MS = 10_000;
 
 /** A data source whose migrations (and their rm_migrations table) live in `schema`. */
-export function readModelDataSource(url: string, schema: string, poolSize: number): DataSource {
+export function readModelDataSource(url: string, schema: string, poolSize: number, client?: typeof Client): DataSource {
   return new DataSource({
     type: 'postgres',
     url,
@@ -22,6 +22,8 @@ export function readModelDataSource(url: string, schema: string, poolSize: numbe
     // good; keep-alive lets a dead peer's socket be noticed rather than waited on.
     extra: {
       max: poolSize, options: searchPathOption(schema), connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true, onConnect: handleConnectionLoss,
+      // pg-pool's own option: the connections' class, when an app wants to watch them (statement counts).
+      ...(client ? { Client: client } : {}),
     },
   });
 }

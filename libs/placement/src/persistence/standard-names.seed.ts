@@ -10,7 +10,7 @@ export async function seedStandardNames(db: SqlClient): Promise<void> {
     [STANDARD_RESOURCE_CLASSES],
   );
   await db.query(
-    `INSERT INTO rm_traits (name, custom, created_at) SELECT unnest($1::text[]), false, now() ON CONFLICT (name) DO NOTHING`,
+    'INSERT INTO rm_traits (name, custom, created_at) SELECT unnest($1::text[]), false, now() ON CONFLICT (name) DO NOTHING',
     [STANDARD_TRAITS],
   );
 }

@@ -4,23 +4,24 @@ import { ProviderLookups } from '../read-models/provider-lookups.js';
 import {
   ChangeInventories, ChangeProviderTags, CreateResourceProvider, DeleteResourceProvider, UpdateResourceProvider,
 } from './provider.commands.js';
-import { ProviderCommandRunner } from './provider-command-runner.js';
+import { CommandRunner } from '../shared/command-runner.js';
+import { CREATING, providerCommand } from './provider-command.js';
 
 @CommandHandler(CreateResourceProvider)
-export class CreateResourceProviderHandler implements ICommandHandler<CreateResourceProvider, ProviderState> {
-  constructor(private readonly runner: ProviderCommandRunner, private readonly lookups: ProviderLookups) {}
+class CreateResourceProviderHandler implements ICommandHandler<CreateResourceProvider, ProviderState> {
+  constructor(private readonly runner: CommandRunner, private readonly lookups: ProviderLookups) {}
 
   execute({ uuid, name, parentUuid, caller }: CreateResourceProvider) {
-    return this.runner.run(uuid, caller, async (_state, holderOf) => {
+    return this.runner.run(caller, providerCommand(uuid, async (_state, holderOf) => {
       const parent = { exists: parentUuid !== null && (await this.lookups.exists(parentUuid)) };
       return { type: 'CreateProvider', uuid, name, parentUuid, parent, nameHolder: await holderOf(name) };
-    }, true);
+    }), CREATING);
   }
 }
 
 @CommandHandler(UpdateResourceProvider)
-export class UpdateResourceProviderHandler implements ICommandHandler<UpdateResourceProvider, ProviderState> {
-  constructor(private readonly runner: ProviderCommandRunner, private readonly lookups: ProviderLookups) {}
+class UpdateResourceProviderHandler implements ICommandHandler<UpdateResourceProvider, ProviderState> {
+  constructor(private readonly runner: CommandRunner, private readonly lookups: ProviderLookups) {}
 
   async execute(command: UpdateResourceProvider) {
     try {
@@ -35,32 +36,32 @@ export class UpdateResourceProviderHandler implements ICommandHandler<UpdateReso
   }
 
   private update({ uuid, name, parentUuid, allowReparenting, caller }: UpdateResourceProvider) {
-    return this.runner.run(uuid, caller, async () => {
+    return this.runner.run(caller, providerCommand(uuid, async () => {
       const reparenting = typeof parentUuid === 'string';
       const parent = {
         exists: reparenting && (await this.lookups.exists(parentUuid)),
         subtree: reparenting ? await this.lookups.subtree(uuid) : undefined,
       };
       return { type: 'UpdateProvider', uuid, name, parentUuid, allowReparenting, parent };
-    });
+    }));
   }
 }
 
 @CommandHandler(DeleteResourceProvider)
-export class DeleteResourceProviderHandler implements ICommandHandler<DeleteResourceProvider, ProviderState> {
-  constructor(private readonly runner: ProviderCommandRunner, private readonly lookups: ProviderLookups) {}
+class DeleteResourceProviderHandler implements ICommandHandler<DeleteResourceProvider, ProviderState> {
+  constructor(private readonly runner: CommandRunner, private readonly lookups: ProviderLookups) {}
 
   execute({ uuid, caller }: DeleteResourceProvider) {
-    return this.runner.run(uuid, caller, async () => ({ type: 'DeleteProvider', uuid, hasChildren: await this.lookups.hasChildren(uuid) }));
+    return this.runner.run(caller, providerCommand(uuid, async () => ({ type: 'DeleteProvider', uuid, hasChildren: await this.lookups.hasChildren(uuid) })));
   }
 }
 
 @CommandHandler(ChangeInventories)
-export class ChangeInventoriesHandler implements ICommandHandler<ChangeInventories, ProviderState> {
-  constructor(private readonly runner: ProviderCommandRunner, private readonly lookups: ProviderLookups) {}
+class ChangeInventoriesHandler implements ICommandHandler<ChangeInventories, ProviderState> {
+  constructor(private readonly runner: CommandRunner, private readonly lookups: ProviderLookups) {}
 
   execute({ change, caller }: ChangeInventories) {
-    return this.runner.run(change.uuid, caller, async () => {
+    return this.runner.run(caller, providerCommand(change.uuid, async () => {
       switch (change.type) {
         case 'SetInventories':
           return { ...change, unknownClasses: await this.lookups.unknownResourceClasses(Object.keys(change.inventories)) };
@@ -71,17 +72,17 @@ export class ChangeInventoriesHandler implements ICommandHandler<ChangeInventori
         default:
           return change;
       }
-    });
+    }));
   }
 }
 
 @CommandHandler(ChangeProviderTags)
-export class ChangeProviderTagsHandler implements ICommandHandler<ChangeProviderTags, ProviderState> {
-  constructor(private readonly runner: ProviderCommandRunner, private readonly lookups: ProviderLookups) {}
+class ChangeProviderTagsHandler implements ICommandHandler<ChangeProviderTags, ProviderState> {
+  constructor(private readonly runner: CommandRunner, private readonly lookups: ProviderLookups) {}
 
   execute({ change, caller }: ChangeProviderTags) {
-    return this.runner.run(change.uuid, caller, async () =>
-      change.type === 'SetProviderTraits' ? { ...change, unknownTraits: await this.lookups.unknownTraits(change.traits) } : change);
+    return this.runner.run(caller, providerCommand(change.uuid, async () =>
+      change.type === 'SetProviderTraits' ? { ...change, unknownTraits: await this.lookups.unknownTraits(change.traits) } : change));
   }
 }
 

@@ -1,11 +1,12 @@
 import type { Pool } from 'pg';
 import {
-  PROVIDER_NAMES_BACKFILLED_STREAM, ProviderNameEvent, ProviderNameState, ProviderNameTaken, ProviderNamesBackfilled, decideProviderName,
-  evolveProviderName, initialProviderNameState, providerNameStream,
+  PROVIDER_NAMES_BACKFILLED_STREAM, ProviderNameTaken, ProviderNamesBackfilled, decideProviderName, providerNameDecider, providerNameStream,
 } from '#domain/index.js';
-import {
-  AppendRequest, EventStore, LogPosition, NO_STREAM, RecordedEvent, START, WrongExpectedRevision,
-} from '#event-store/index.js';
+import { EventStore, LogPosition, NO_STREAM, RecordedEvent, START } from '#event-store/index.js';
+import { Attempt } from '../shared/attempt.js';
+import { CommandRunner } from '../shared/command-runner.js';
+import { DeciderStates } from '../shared/decider-states.js';
+import { unique } from '#domain/shared/unique.js';
 
 export interface BackfillResult {
   readonly providers: number;
@@ -16,9 +17,9 @@ export interface BackfillResult {
 
 const PROVIDER = 'provider-';
 const BATCH = 200;
-const ATTEMPTS = 10;
 const TAIL_PAGE = 1000;
-const METADATA = { requestId: 'provider-name-backfill', userId: null, projectId: null, roles: [] };
+/** Who asked, in the events' metadata. */
+const BACKFILL = { requestId: 'provider-name-backfill', userId: null, projectId: null, roles: [] };
 // Session-level, so two processes starting at once take turns and the second finds the marker.
 const LOCK = "hashtext('placement: provider name backfill')";
 
@@ -40,7 +41,7 @@ export async function backfillProviderNames(store: EventStore, db: Pool): Promis
     const providers = await currentNames(store, db);
     const result = await reserveAll(store, providers);
     const done: ProviderNamesBackfilled = { type: 'ProviderNamesBackfilled', data: { providers: providers.size, reserved: result.reserved, v: 1 } };
-    await store.append([{ stream: PROVIDER_NAMES_BACKFILLED_STREAM, expectedRevision: NO_STREAM, events: [{ ...done, metadata: METADATA }] }]);
+    await store.append([{ stream: PROVIDER_NAMES_BACKFILLED_STREAM, expectedRevision: NO_STREAM, events: [{ ...done, metadata: BACKFILL }] }]);
     return { providers: providers.size, ...result };
   } finally {
     await session.query(`SELECT pg_advisory_unlock(${LOCK})`).catch(() => undefined);
@@ -75,49 +76,42 @@ function applyNaming(names: Map<string, string>, event: RecordedEvent): void {
 }
 
 async function reserveAll(store: EventStore, providers: Map<string, string>): Promise<Omit<BackfillResult, 'providers'>> {
+  // The path every command takes, over a cache of its own: a live writer taking or releasing one
+  // of a batch's names meanwhile makes the batch be decided again on what the log holds.
+  const runner = new CommandRunner(store, new DeciderStates(store));
   const entries = [...providers.entries()];
   let reserved = 0;
   const conflicts: string[] = [];
   for (let i = 0; i < entries.length; i += BATCH) {
     const batch = entries.slice(i, i + BATCH);
-    for (let attempt = 1; ; attempt++) {
-      const { appends, taken } = await planBatch(store, batch);
-      try {
-        if (appends.length > 0) await store.append(appends);
-        reserved += appends.length;
-        conflicts.push(...taken);
-        break;
-      } catch (error) {
-        // A live writer took or released one of these names meanwhile: look again.
-        if (!(error instanceof WrongExpectedRevision) || attempt >= ATTEMPTS) throw error;
-      }
-    }
+    const outcome = await runner.run(BACKFILL, (attempt) => reserveBatch(attempt, batch));
+    reserved += outcome.reserved;
+    conflicts.push(...outcome.taken);
   }
   return { reserved, conflicts };
 }
 
-async function planBatch(store: EventStore, batch: readonly (readonly [string, string])[]) {
-  const appends: AppendRequest[] = [];
+/** Reserves each name of the batch for its provider; a name held by another, or named twice, is taken. */
+async function reserveBatch(attempt: Attempt, batch: readonly (readonly [string, string])[]): Promise<{ reserved: number; taken: string[] }> {
+  const names = unique(batch.map(([, name]) => name));
+  const states = new Map(await Promise.all(names.map(async (name) => [name, await attempt.load(providerNameStream(name), providerNameDecider)] as const)));
+  let reserved = 0;
   const taken: string[] = [];
   const seen = new Set<string>();
-  const loaded = await Promise.all(batch.map(([, name]) => loadName(store, name)));
-  batch.forEach(([uuid, name], i) => {
-    if (seen.has(name)) return void taken.push(name);
+  for (const [uuid, name] of batch) {
+    if (seen.has(name)) {
+      taken.push(name);
+      continue;
+    }
     seen.add(name);
     try {
-      const events = decideProviderName({ type: 'ReserveProviderName', name, uuid }, loaded[i].state);
-      const stream = providerNameStream(name);
-      if (events.length > 0) appends.push({ stream, expectedRevision: loaded[i].revision, events: events.map((e) => ({ ...e, metadata: METADATA })) });
+      const events = decideProviderName({ type: 'ReserveProviderName', name, uuid }, states.get(name)!);
+      attempt.write(providerNameStream(name), events);
+      if (events.length > 0) reserved++;
     } catch (error) {
       if (!(error instanceof ProviderNameTaken)) throw error;
       taken.push(name);
     }
-  });
-  return { appends, taken };
-}
-
-async function loadName(store: EventStore, name: string): Promise<{ state: ProviderNameState; revision: number }> {
-  const events = await store.readStream(providerNameStream(name));
-  const state = events.reduce((s, e) => evolveProviderName(s, { type: e.type, data: e.data } as ProviderNameEvent), initialProviderNameState());
-  return { state, revision: events.length > 0 ? events[events.length - 1].revision : NO_STREAM };
+  }
+  return { reserved, taken };
 }

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { isStandardResourceClass, isStandardTrait } from '#domain/index.js';
+import { unique } from '#domain/shared/unique.js';
 import { READ_DB, ReadDb } from '../shared/read-db.js';
 
 /** Facts about other streams that provider commands need, read from the read models. */
@@ -7,14 +8,16 @@ import { READ_DB, ReadDb } from '../shared/read-db.js';
 export class ProviderLookups {
   constructor(@Inject(READ_DB) private readonly db: ReadDb) {}
 
-  async exists(uuid: string): Promise<boolean> {
-    const { rows } = await this.db.query('SELECT 1 FROM rm_resource_providers WHERE uuid = $1', [uuid]);
-    return rows.length > 0;
+  exists(uuid: string): Promise<boolean> {
+    return this.any('SELECT 1 FROM rm_resource_providers WHERE uuid = $1', uuid);
   }
 
-  async hasChildren(uuid: string): Promise<boolean> {
-    const { rows } = await this.db.query('SELECT 1 FROM rm_resource_providers WHERE parent_provider_uuid = $1 LIMIT 1', [uuid]);
-    return rows.length > 0;
+  hasChildren(uuid: string): Promise<boolean> {
+    return this.any('SELECT 1 FROM rm_resource_providers WHERE parent_provider_uuid = $1 LIMIT 1', uuid);
+  }
+
+  traitInUse(name: string): Promise<boolean> {
+    return this.any('SELECT 1 FROM rm_provider_traits WHERE trait = $1 LIMIT 1', name);
   }
 
   /** The provider and all its descendants. */
@@ -27,31 +30,26 @@ export class ProviderLookups {
     return rows.map((r) => r.uuid);
   }
 
+  unknownResourceClasses(names: readonly string[]): Promise<string[]> {
+    return this.unknown(names, isStandardResourceClass, 'rm_resource_classes');
+  }
+
+  unknownTraits(names: readonly string[]): Promise<string[]> {
+    return this.unknown(names, isStandardTrait, 'rm_traits');
+  }
+
   // Standard names are seeded at start and can never be deleted: only custom ones are looked up,
   // which spares most claims and inventory writes a round trip.
-  async unknownResourceClasses(names: readonly string[]): Promise<string[]> {
-    const custom = names.filter((n) => !isStandardResourceClass(n));
+  private async unknown(names: readonly string[], standard: (name: string) => boolean, table: string): Promise<string[]> {
+    const custom = names.filter((n) => !standard(n));
     if (custom.length === 0) return [];
-    const { rows } = await this.db.query<{ name: string }>('SELECT name FROM rm_resource_classes WHERE name = ANY($1::text[])', [custom]);
+    const { rows } = await this.db.query<{ name: string }>(`SELECT name FROM ${table} WHERE name = ANY($1::text[])`, [custom]);
     const known = new Set(rows.map((r) => r.name));
-    return custom.filter((n) => !known.has(n));
+    return unique(custom.filter((n) => !known.has(n)));
   }
 
-  async unknownTraits(names: readonly string[]): Promise<string[]> {
-    const custom = names.filter((n) => !isStandardTrait(n));
-    if (custom.length === 0) return [];
-    const { rows } = await this.db.query<{ name: string }>('SELECT name FROM rm_traits WHERE name = ANY($1::text[])', [custom]);
-    const known = new Set(rows.map((r) => r.name));
-    return [...new Set(custom.filter((n) => !known.has(n)))];
-  }
-
-  async resourceClassInUse(name: string): Promise<boolean> {
-    const { rows } = await this.db.query('SELECT 1 FROM rm_inventories WHERE resource_class = $1 LIMIT 1', [name]);
-    return rows.length > 0;
-  }
-
-  async traitInUse(name: string): Promise<boolean> {
-    const { rows } = await this.db.query('SELECT 1 FROM rm_provider_traits WHERE trait = $1 LIMIT 1', [name]);
+  private async any(sql: string, param: string): Promise<boolean> {
+    const { rows } = await this.db.query(sql, [param]);
     return rows.length > 0;
   }
 }

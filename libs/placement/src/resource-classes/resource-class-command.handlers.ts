@@ -4,52 +4,47 @@ import {
 } from '#domain/index.js';
 import { Caller } from '../shared/caller.js';
 import { CommandRunner } from '../shared/command-runner.js';
+import { decideOnStream } from '../shared/decide-on-stream.js';
 import {
   CreateCustomResourceClass, DeleteCustomResourceClass, EnsureCustomResourceClass, RenameCustomResourceClass,
 } from './resource-class.commands.js';
 import { ResourceClassUsage } from './resource-class-usage.js';
 
-/** Load one class stream, decide, append; true when something was appended. */
-function runOnOne(commands: CommandRunner, name: string, caller: Caller, build: () => Promise<ResourceClassCommand>): Promise<boolean> {
-  return commands.run(caller, async (attempt) => {
-    const stream = resourceClassStream(name);
-    const state = await attempt.load(stream, resourceClassDecider);
-    const events = decideResourceClass(await build(), state);
-    attempt.write(stream, events);
-    return events.length > 0;
-  });
+/** One class's stream, decided on. */
+function onClass(commands: CommandRunner, caller: Caller, name: string, command: () => Promise<ResourceClassCommand>): Promise<boolean> {
+  return decideOnStream(commands, caller, resourceClassStream(name), resourceClassDecider, async (state) => decideResourceClass(await command(), state));
 }
 
 @CommandHandler(CreateCustomResourceClass)
-export class CreateCustomResourceClassHandler implements ICommandHandler<CreateCustomResourceClass, boolean> {
+class CreateCustomResourceClassHandler implements ICommandHandler<CreateCustomResourceClass, boolean> {
   constructor(private readonly commands: CommandRunner) {}
 
   execute({ name, caller }: CreateCustomResourceClass) {
-    return runOnOne(this.commands, name, caller, async () => ({ type: 'CreateResourceClass', name }));
+    return onClass(this.commands, caller, name, async () => ({ type: 'CreateResourceClass', name }));
   }
 }
 
 @CommandHandler(EnsureCustomResourceClass)
-export class EnsureCustomResourceClassHandler implements ICommandHandler<EnsureCustomResourceClass, boolean> {
+class EnsureCustomResourceClassHandler implements ICommandHandler<EnsureCustomResourceClass, boolean> {
   constructor(private readonly commands: CommandRunner) {}
 
   execute({ name, caller }: EnsureCustomResourceClass) {
-    return runOnOne(this.commands, name, caller, async () => ({ type: 'EnsureResourceClass', name }));
+    return onClass(this.commands, caller, name, async () => ({ type: 'EnsureResourceClass', name }));
   }
 }
 
 @CommandHandler(DeleteCustomResourceClass)
-export class DeleteCustomResourceClassHandler implements ICommandHandler<DeleteCustomResourceClass, boolean> {
+class DeleteCustomResourceClassHandler implements ICommandHandler<DeleteCustomResourceClass, boolean> {
   constructor(private readonly commands: CommandRunner, private readonly usage: ResourceClassUsage) {}
 
   execute({ name, caller }: DeleteCustomResourceClass) {
-    return runOnOne(this.commands, name, caller, async () => ({ type: 'DeleteResourceClass', name, inUse: await this.usage.inUse(name) }));
+    return onClass(this.commands, caller, name, async () => ({ type: 'DeleteResourceClass', name, inUse: await this.usage.inUse(name) }));
   }
 }
 
 /** A rename leaves the old stream and starts the new one in one atomic append over both. */
 @CommandHandler(RenameCustomResourceClass)
-export class RenameCustomResourceClassHandler implements ICommandHandler<RenameCustomResourceClass, void> {
+class RenameCustomResourceClassHandler implements ICommandHandler<RenameCustomResourceClass, void> {
   constructor(private readonly commands: CommandRunner, private readonly usage: ResourceClassUsage) {}
 
   async execute({ name, to, caller }: RenameCustomResourceClass): Promise<void> {

@@ -18,7 +18,7 @@ export class GetResourceClass {
 }
 
 @QueryHandler(ListResourceClasses)
-export class ListResourceClassesHandler implements IQueryHandler<ListResourceClasses, ResourceClassRow[]> {
+class ListResourceClassesHandler implements IQueryHandler<ListResourceClasses, ResourceClassRow[]> {
   constructor(@Inject(READ_DB) private readonly db: ReadDb) {}
 
   async execute(): Promise<ResourceClassRow[]> {
@@ -28,7 +28,7 @@ export class ListResourceClassesHandler implements IQueryHandler<ListResourceCla
 }
 
 @QueryHandler(GetResourceClass)
-export class GetResourceClassHandler implements IQueryHandler<GetResourceClass, ResourceClassRow> {
+class GetResourceClassHandler implements IQueryHandler<GetResourceClass, ResourceClassRow> {
   constructor(@Inject(READ_DB) private readonly db: ReadDb) {}
 
   async execute({ name }: GetResourceClass): Promise<ResourceClassRow> {

@@ -1,9 +1,10 @@
 import { KurrentEventStore } from '#event-store/kurrent/kurrent-event-store.js';
 import { InMemoryKurrentClient } from '#event-store/kurrent/testing/in-memory-kurrent-client.js';
-import { WrongExpectedRevision } from '#event-store/index.js';
+import { EventStore, WrongExpectedRevision } from '#event-store/index.js';
 import { conflict } from '#domain/index.js';
-import { CommandRunner } from './command-runner.js';
-import { StreamWriter } from './stream-writer.js';
+import { Attempt } from './attempt.js';
+import { CommandRunner, MAX_ATTEMPTS } from './command-runner.js';
+import { DeciderStates } from './decider-states.js';
 
 // A counter per stream: the smallest decider that shows what the runner does around one.
 const COUNTER = { initialState: () => 0, evolve: (n: number) => n + 1 };
@@ -18,7 +19,7 @@ describe('CommandRunner', () => {
   beforeEach(() => {
     client = new InMemoryKurrentClient();
     store = new KurrentEventStore(client);
-    runner = new CommandRunner(new StreamWriter(store));
+    runner = new CommandRunner(store, new DeciderStates(store));
   });
 
   it('appends what one attempt decided over every stream at once, with who asked in the metadata', async () => {
@@ -48,10 +49,10 @@ describe('CommandRunner', () => {
   });
 
   it('decides its first attempt on preloaded state without reading it again, and reads afresh once that state lost a race', async () => {
-    const writer = new StreamWriter(store);
-    runner = new CommandRunner(writer);
+    const states = new DeciderStates(store);
+    runner = new CommandRunner(store, states);
     await store.append([{ stream: 'counter-a', expectedRevision: 'any', events: [ticked(0)] }]);
-    const preloaded = new Map([['counter-a', await writer.load('counter-a', COUNTER.evolve, COUNTER.initialState)]]);
+    const preloaded = new Map([['counter-a', await states.load('counter-a', COUNTER)]]);
     // Someone else writes after the preload: the first attempt decides on 1, its append fails, the second reads 2.
     await store.append([{ stream: 'counter-a', expectedRevision: 'any', events: [ticked(1)] }]);
     const reads = jest.spyOn(store, 'readStream');
@@ -67,8 +68,6 @@ describe('CommandRunner', () => {
   });
 
   it('refuses, or writes nothing, only on freshly read state, never on preloaded state alone', async () => {
-    const writer = new StreamWriter(store);
-    runner = new CommandRunner(writer);
     await store.append([{ stream: 'counter-a', expectedRevision: 'any', events: [ticked(0)] }]);
     const preloaded = () => new Map([['counter-a', { state: 0, revision: -1 }]]);
     const refusal = runner.run(CALLER, async (attempt) => {
@@ -80,7 +79,7 @@ describe('CommandRunner', () => {
     expect(nothing).toBe('1');
   });
 
-  it("decides the next command on what its own append left, without reading it back, and reads once another writer moved on", async () => {
+  it('decides the next command on what its own append left, without reading it back, and reads once another writer moved on', async () => {
     const tick = () => runner.run(CALLER, async (attempt) => {
       const n = await attempt.load('counter-a', COUNTER);
       attempt.write('counter-a', [ticked(n)]);
@@ -116,6 +115,36 @@ describe('CommandRunner', () => {
     });
     expect(seen).toEqual(['parent at 1', 'parent at 2']);
     expect(reads.mock.calls.map(([stream]) => stream)).toContain('counter-parent');
+  });
+
+  it('counts a guessed stream written with no events as unchecked: the append does not carry it', async () => {
+    await runner.run(CALLER, async (attempt) => {
+      attempt.write('counter-parent', [ticked(await attempt.load('counter-parent', COUNTER))]);
+    });
+    await store.append([{ stream: 'counter-parent', expectedRevision: 'any', events: [ticked(7)] }]);
+    const seen: number[] = [];
+    await runner.run(CALLER, async (attempt) => {
+      const parent = await attempt.load('counter-parent', COUNTER);
+      seen.push(parent);
+      attempt.write('counter-parent', []);
+      attempt.write('counter-a', [ticked(await attempt.load('counter-a', COUNTER))]);
+    }, { presumedNew: (stream) => stream === 'counter-a' });
+    expect(seen).toEqual([1, 2]);
+  });
+
+  it('lets commands that share a stream in `turns` take turns in this process instead of racing in the log', async () => {
+    const appends = jest.spyOn(store, 'append');
+    const tick = (turns?: string[]) => runner.run(CALLER, async (attempt) => {
+      const n = await attempt.load('counter-a', COUNTER);
+      await new Promise((resolve) => setImmediate(resolve));
+      attempt.write('counter-a', [ticked(n)]);
+    }, { turns });
+    await Promise.all([tick(), tick()]);
+    expect(appends).toHaveBeenCalledTimes(3);
+    appends.mockClear();
+    await Promise.all([tick(['counter-a']), tick(['counter-a'])]);
+    expect(appends).toHaveBeenCalledTimes(2);
+    expect((await store.readStream('counter-a')).map((e) => e.data)).toEqual([0, 1, 2, 3].map((n) => ({ n })));
   });
 
   it('reads before deciding once its guesses are stale too often (another process writes the same streams)', async () => {
@@ -189,5 +218,35 @@ describe('CommandRunner', () => {
     });
     // The first attempt decided on 0 twice and lost to the append it saw nothing of; the second on 1.
     expect(seen).toEqual([[0, 0], [1, 1]]);
+  });
+});
+
+/** A log where another writer always wins: every append loses the race. */
+function alwaysRacing(): { store: EventStore; appends: () => number } {
+  let appends = 0;
+  const store = {
+    readStream: async () => [],
+    append: async () => { appends++; throw new WrongExpectedRevision('consumer-1', 0); },
+  } as unknown as EventStore;
+  return { store, appends: () => appends };
+}
+
+const racingRunner = (store: EventStore) => new CommandRunner(store, new DeciderStates(store));
+const claimOne = async (attempt: Attempt) => {
+  attempt.write('consumer-1', [ticked(await attempt.load('consumer-1', COUNTER))]);
+};
+
+describe('CommandRunner: bounded attempts against racing writers', () => {
+  it('decides again up to `attempts` times (allocation_conflict_retry_count), then gives up', async () => {
+    const racing = alwaysRacing();
+    await expect(racingRunner(racing.store).run(CALLER, claimOne, { attempts: 3 })).rejects.toBeInstanceOf(WrongExpectedRevision);
+    expect(racing.appends()).toBe(3);
+  });
+
+  it('tries 10 times by default, as upstream', async () => {
+    const racing = alwaysRacing();
+    await expect(racingRunner(racing.store).run(CALLER, claimOne)).rejects.toBeInstanceOf(WrongExpectedRevision);
+    expect(racing.appends()).toBe(MAX_ATTEMPTS);
+    expect(MAX_ATTEMPTS).toBe(10);
   });
 });

@@ -1,92 +1,25 @@
-import { Injectable, Optional } from '@nestjs/common';
-import { AppendRequest, AppendResult, EventMetadata } from '#event-store/index.js';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { AppendRequest, AppendResult, EVENT_STORE, EventStore, WrongExpectedRevision } from '#event-store/index.js';
 import { AcknowledgedWrites } from './acknowledged-writes.js';
+import { Attempt } from './attempt.js';
 import { Caller, metadataOf } from './caller.js';
+import { DeciderStates, Loaded } from './decider-states.js';
 import { GuessRecord } from './guess-record.js';
-import { Loaded, MAX_ATTEMPTS, StreamWriter } from './stream-writer.js';
+import { KeyedLock } from './keyed-lock.js';
 
-/** How a stream type's state is rebuilt from its events: the evolve and initial state of its decider. */
-export interface StreamType<State, Event> {
-  readonly evolve: (state: State, event: Event) => State;
-  readonly initialState: () => State;
-}
-
-interface Fact { readonly type: string; readonly data: object }
-
-/**
- * Where an attempt takes a stream's state without reading it: preloaded by the caller, or what
- * this process last knew of it. Only a first attempt has one.
- */
-type Seed = <State>(stream: string, type: StreamType<State, any>) => Loaded<State> | undefined;
-
-/**
- * One attempt at a command: the streams it loaded (with the revision each was at) and the
- * events it decided for them. Writing to a stream expects the revision it was loaded at, so a
- * write can only follow a load: what was decided on is what the append checks.
- */
-export class Attempt {
-  private readonly loaded = new Map<string, { state: unknown; revision: number; type?: StreamType<any, any>; seeded?: boolean }>();
-  private readonly decided = new Map<string, Fact[]>();
-
-  constructor(private readonly writer: StreamWriter, private readonly seed?: Seed) {}
-
-  /** A stream loaded twice in one attempt answers the same state: one decision, one snapshot of each stream. */
-  async load<State, Event>(stream: string, type: StreamType<State, Event>): Promise<State> {
-    const known = this.loaded.get(stream);
-    if (known) return known.state as State;
-    const seeded = this.seed?.(stream, type);
-    const { state, revision } = seeded ?? await this.writer.load<State, Event>(stream, type.evolve, type.initialState);
-    this.loaded.set(stream, { state, revision, type, seeded: seeded !== undefined });
-    return state;
-  }
-
-  /** Whether some state this attempt decided on was not read from the log (a seed). */
-  get seeded(): boolean {
-    for (const loaded of this.loaded.values()) if (loaded.seeded) return true;
-    return false;
-  }
-
-  /**
-   * Whether the decision rests on a seeded (guessed) stream it does not write: the append checks
-   * only the streams it writes, so such a guess (a parent, say) would go unchecked.
-   */
-  get restsOnUncheckedGuess(): boolean {
-    for (const [stream, loaded] of this.loaded) if (loaded.seeded && !this.decided.has(stream)) return true;
-    return false;
-  }
-
-  write(stream: string, events: readonly Fact[]): void {
-    if (!this.loaded.has(stream)) throw new Error(`stream ${stream} is written without having been loaded`);
-    this.decided.set(stream, [...(this.decided.get(stream) ?? []), ...events]);
-  }
-
-  appends(metadata: EventMetadata): AppendRequest[] {
-    return [...this.decided.entries()].map(([stream, events]) => ({
-      stream, expectedRevision: this.loaded.get(stream)!.revision, events: events.map((event) => ({ ...event, metadata })),
-    }));
-  }
-
-  /**
-   * Once appended, each written stream's state is known without reading it back: evolved by the
-   * events in the form a read of the log gives them (PostgreSQL's jsonb orders keys, and messages
-   * listing resource classes follow that order).
-   */
-  remember(result: AppendResult): void {
-    for (const [stream, events] of this.decided) {
-      const { state, revision, type } = this.loaded.get(stream)!;
-      const head = result.revisions[stream];
-      if (!type || events.length === 0 || head !== revision + events.length) continue;
-      const stored = events.map((event) => ({ type: event.type, data: this.writer.storedForm(event.data) }));
-      this.writer.remember(stream, head, stored.reduce(type.evolve, state));
-    }
-  }
-}
+/** Retrying a lost race is cheap: the state is cached and only newer events are read. */
+export const MAX_ATTEMPTS = 10;
 
 export interface RunOptions {
   /** How many times the command is decided before a lost race reaches the caller (WrongExpectedRevision). */
   readonly attempts?: number;
   /** Added to every event's metadata, beside who asked. */
   readonly metadata?: Readonly<Record<string, string>>;
+  /**
+   * Streams the command will likely write. Commands sharing one take turns in this process
+   * (KeyedLock) instead of racing each other to the log, whose check then only meets other processes.
+   */
+  readonly turns?: readonly string[];
   /**
    * Streams the caller loaded moments before, for the first attempt to decide on without reading
    * them again (a round trip each). Safe: the append checks the revision they were loaded at, a
@@ -101,6 +34,9 @@ export interface RunOptions {
   readonly presumedNew?: (stream: string) => boolean;
 }
 
+/** An attempt decided, and whether its append rests on a guess (a lost race then means the guess was stale). */
+interface Planned<Outcome> { readonly attempt: Attempt; readonly outcome: Outcome; readonly guessed: boolean }
+
 /**
  * The one path every command takes: load the streams it needs, decide, and append every
  * decided event in ONE atomic append with the revisions loaded. The first attempt decides on
@@ -114,54 +50,78 @@ export interface RunOptions {
 @Injectable()
 export class CommandRunner {
   private readonly guesses = new GuessRecord();
+  private readonly turns = new KeyedLock();
 
-  constructor(private readonly writer: StreamWriter, @Optional() private readonly acknowledged?: AcknowledgedWrites) {}
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly states: DeciderStates,
+    @Optional() private readonly acknowledged?: AcknowledgedWrites,
+  ) {}
 
-  async run<Outcome>(caller: Caller, decide: (attempt: Attempt) => Promise<Outcome>, options: RunOptions = {}): Promise<Outcome> {
+  run<Outcome>(caller: Caller, decide: (attempt: Attempt) => Promise<Outcome>, options: RunOptions = {}): Promise<Outcome> {
+    if (!options.turns) return this.decideAndAppend(caller, decide, options);
+    return this.turns.run(options.turns, () => this.decideAndAppend(caller, decide, options));
+  }
+
+  private async decideAndAppend<Outcome>(caller: Caller, decide: (attempt: Attempt) => Promise<Outcome>, options: RunOptions): Promise<Outcome> {
     const metadata = { ...metadataOf(caller), ...options.metadata };
+    let planned = await this.firstAttempt(decide, options);
+    for (let tries = 1; ; tries++) {
+      const { attempt, outcome, guessed } = planned;
+      if (!attempt.writesAnything) return outcome;
+      const result = await this.append(attempt.appends(metadata));
+      if (guessed) this.guesses.record(result instanceof WrongExpectedRevision);
+      if (!(result instanceof WrongExpectedRevision)) {
+        attempt.remember(result);
+        this.acknowledged?.record(caller.requestId);
+        return outcome;
+      }
+      if (tries >= (options.attempts ?? MAX_ATTEMPTS)) throw result;
+      planned = await this.freshAttempt(decide);
+    }
+  }
+
+  /**
+   * Decides on preloaded state and, while guesses pay off, on what this process last knew of each
+   * stream, reading only the rest. A refusal decided on unread state mixed with fresh state may
+   * name the wrong cause (a capacity error where the consumer's generation moved on), and a
+   * decision to write nothing, or resting on a guess it does not write, is checked by no append:
+   * only fresh state refuses or answers without writing.
+   */
+  private async firstAttempt<Outcome>(decide: (attempt: Attempt) => Promise<Outcome>, options: RunOptions): Promise<Planned<Outcome>> {
     const guessing = this.guesses.worthGuessing();
     let guessed = false;
-    const seed: Seed = (stream, type) => {
+    const attempt = new Attempt(this.states, (stream, type) => {
       const preloaded = options.preloaded?.get(stream) as Loaded<any> | undefined;
       if (preloaded || !guessing) return preloaded;
-      const known = this.writer.cached(stream) ?? (options.presumedNew?.(stream) ? { state: type.initialState(), revision: -1 } : undefined);
+      const known = this.states.cached(stream) ?? (options.presumedNew?.(stream) ? { state: type.initialState(), revision: -1 } : undefined);
       if (known) guessed = true;
       return known;
-    };
-    let first = true;
-    /** The first attempt when its append rests on a guess: a retry means the guess was stale. */
-    let guessedAppend = false;
-    const plan = async (attempt: Attempt) => {
-      const outcome = await decide(attempt);
-      return { appends: attempt.appends(metadata), outcome: { outcome, attempt } };
-    };
-    const { outcome, result } = await this.writer.execute(async () => {
-      if (!first) {
-        if (guessedAppend) this.guesses.record(true);
-        guessedAppend = false;
-        return plan(new Attempt(this.writer));
-      }
-      first = false;
-      // A refusal decided on unread state mixed with fresh state may name the wrong cause (a
-      // capacity error where the consumer's generation moved on), and a decision to write
-      // nothing is checked by no append: only fresh state refuses or answers without writing.
-      const attempt = new Attempt(this.writer, seed);
-      try {
-        const planned = await plan(attempt);
-        if (!attempt.seeded) return planned;
-        if (!planned.appends.some((append) => append.events.length > 0) || attempt.restsOnUncheckedGuess) return plan(new Attempt(this.writer));
-        guessedAppend = guessed;
-        return planned;
-      } catch (error) {
-        if (!attempt.seeded) throw error;
-        return plan(new Attempt(this.writer));
-      }
-    }, options.attempts ?? MAX_ATTEMPTS);
-    if (guessedAppend) this.guesses.record(false);
-    if (result) {
-      outcome.attempt.remember(result);
-      this.acknowledged?.record(caller.requestId);
+    });
+    let outcome: Outcome;
+    try {
+      outcome = await decide(attempt);
+    } catch (error) {
+      if (!attempt.seeded) throw error;
+      return this.freshAttempt(decide);
     }
-    return outcome.outcome;
+    if (attempt.seeded && (!attempt.writesAnything || attempt.restsOnUncheckedGuess)) return this.freshAttempt(decide);
+    return { attempt, outcome, guessed };
+  }
+
+  private async freshAttempt<Outcome>(decide: (attempt: Attempt) => Promise<Outcome>): Promise<Planned<Outcome>> {
+    const attempt = new Attempt(this.states);
+    return { attempt, outcome: await decide(attempt), guessed: false };
+  }
+
+  /** The append, or the race it lost: the stream that moved on is then read before it is guessed again. */
+  private async append(appends: AppendRequest[]): Promise<AppendResult | WrongExpectedRevision> {
+    try {
+      return await this.store.append(appends);
+    } catch (error) {
+      if (!(error instanceof WrongExpectedRevision)) throw error;
+      this.states.contest(error.stream);
+      return error;
+    }
   }
 }

@@ -21,4 +21,15 @@ describe('RecentlyUsed', () => {
     expect(recent.get('a')).toBe(10);
     expect(recent.get('b')).toBe(2);
   });
+
+  it('forgets a deleted entry at once, and counts what it holds', () => {
+    const recent = new RecentlyUsed<string, number>(2);
+    recent.set('a', 1);
+    recent.set('b', 2);
+    recent.delete('a');
+    expect(recent.size).toBe(1);
+    expect(recent.get('a')).toBeUndefined();
+    recent.set('c', 3);
+    expect(recent.get('b')).toBe(2); // room was made by the delete, so nothing else went
+  });
 });

@@ -5,7 +5,8 @@
 export class RecentlyUsed<K, V> {
   private readonly entries = new Map<K, V>();
 
-  constructor(private readonly capacity: number) {}
+  /** `dropped`: told of every value that leaves, replaced or pushed out, so what hangs on it can go too. */
+  constructor(private readonly capacity: number, private readonly dropped?: (value: V) => void) {}
 
   get(key: K): V | undefined {
     const value = this.entries.get(key);
@@ -17,8 +18,25 @@ export class RecentlyUsed<K, V> {
   }
 
   set(key: K, value: V): void {
+    const before = this.entries.get(key);
     this.entries.delete(key);
     this.entries.set(key, value);
-    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
+    if (before !== undefined && before !== value) this.dropped?.(before);
+    if (this.entries.size > this.capacity) {
+      const [oldest, gone] = this.entries.entries().next().value!;
+      this.entries.delete(oldest);
+      this.dropped?.(gone);
+    }
+  }
+
+  /** For an entry found stale: it goes now rather than when it is the oldest. */
+  delete(key: K): void {
+    const gone = this.entries.get(key);
+    this.entries.delete(key);
+    if (gone !== undefined) this.dropped?.(gone);
+  }
+
+  get size(): number {
+    return this.entries.size;
   }
 }

@@ -1,7 +1,5 @@
-import { Inject } from '@nestjs/common';
-import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { notFound } from '#domain/index.js';
-import { READ_DB, ReadDb } from '../shared/read-db.js';
+import { QueryHandler } from '@nestjs/cqrs';
+import { noProvider, ProviderQuery, ProviderRowsHandler } from '../shared/provider-query.js';
 import { TraitRow } from './trait.queries.js';
 
 export interface ProviderTraits {
@@ -10,25 +8,23 @@ export interface ProviderTraits {
 }
 
 /** GET /resource_providers/{uuid}/traits. */
-export class GetProviderTraits {
-  constructor(readonly uuid: string) {}
-}
+export class GetProviderTraits extends ProviderQuery {}
+
+type Joined = { generation: number } & { [K in keyof TraitRow]: TraitRow[K] | null };
 
 @QueryHandler(GetProviderTraits)
-export class GetProviderTraitsHandler implements IQueryHandler<GetProviderTraits, ProviderTraits> {
-  constructor(@Inject(READ_DB) private readonly db: ReadDb) {}
-
-  /** One statement, so the generation and the traits come from the same snapshot (and one round trip). */
-  async execute({ uuid }: GetProviderTraits): Promise<ProviderTraits> {
-    const { rows } = await this.db.query<{ generation: number } & { [K in keyof TraitRow]: TraitRow[K] | null }>(
-      `SELECT p.generation, t.name, t.created_at, t.updated_at
+export class GetProviderTraitsHandler extends ProviderRowsHandler<GetProviderTraits, Joined, ProviderTraits> {
+  protected readonly sql = `SELECT p.generation, t.name, t.created_at, t.updated_at
          FROM rm_resource_providers p
          LEFT JOIN (rm_provider_traits pt JOIN rm_traits t ON t.name = pt.trait) ON pt.provider_uuid = p.uuid
-        WHERE p.uuid = $1 ORDER BY t.custom, t.created_at, t.name`, [uuid]);
-    if (rows.length === 0) {
-      // Upstream's handler wraps the lookup's own message in its own.
-      throw notFound(`No resource provider with uuid ${uuid} found: No resource provider with uuid ${uuid} found`);
-    }
+        WHERE p.uuid = $1 ORDER BY t.custom, t.created_at, t.name`;
+
+  /** Upstream's handler wraps the lookup's own message in its own. */
+  protected override missing(uuid: string): string {
+    return `${noProvider(uuid)}: ${noProvider(uuid)}`;
+  }
+
+  protected answer(rows: Joined[]): ProviderTraits {
     const traits = rows.filter((row) => row.name !== null).map(({ name, created_at, updated_at }) => ({ name, created_at, updated_at }) as TraitRow);
     return { generation: rows[0].generation, traits };
   }

@@ -7,8 +7,8 @@ export interface ConsumerTypeScope {
 }
 
 /** Consumers without a type are reported, and filtered, as this (upstream's NULL_CONSUMER_TYPE_ALIAS). */
-export const UNKNOWN_CONSUMER_TYPE = 'unknown';
-export const ALL_CONSUMER_TYPES = 'all';
+const UNKNOWN_CONSUMER_TYPE = 'unknown';
+const ALL_CONSUMER_TYPES = 'all';
 
 export function consumerTypeScope(param: string | undefined): ConsumerTypeScope {
   if (param === undefined) return { only: undefined, groupAll: false };

@@ -23,7 +23,7 @@ describe('usage queries over rm_allocations and rm_consumers', () => {
                VALUES ($1, $2, 7, $1, now(), now())`, [uuid, `rp-${uuid}`]);
     }
     for (const rc of ['DISK_GB', 'VCPU', 'MEMORY_MB']) {
-      await q(`INSERT INTO rm_inventories VALUES ($1, $2, 4096, 0, 1, 4096, 1, 1.0, now(), now())`, [RP, rc]);
+      await q('INSERT INTO rm_inventories VALUES ($1, $2, 4096, 0, 1, 4096, 1, 1.0, now(), now())', [RP, rc]);
     }
     const consumers: [string, string, string | null, Record<string, number>][] = [
       ['c0', 'alice', null, { DISK_GB: 1000 }],
@@ -35,9 +35,9 @@ describe('usage queries over rm_allocations and rm_consumers', () => {
     ];
     for (const [uuid, user, type, held] of consumers) {
       const project = uuid === 'other' ? 'elsewhere' : 'proj';
-      await q(`INSERT INTO rm_consumers VALUES ($1, $2, $3, $4, 1, now(), now())`, [uuid, project, user, type]);
+      await q('INSERT INTO rm_consumers VALUES ($1, $2, $3, $4, 1, now(), now())', [uuid, project, user, type]);
       for (const [rc, used] of Object.entries(held)) {
-        await q(`INSERT INTO rm_allocations VALUES ($1, $2, $3, $4, now(), now())`, [uuid, RP, rc, used]);
+        await q('INSERT INTO rm_allocations VALUES ($1, $2, $3, $4, now(), now())', [uuid, RP, rc, used]);
       }
     }
   });

@@ -2,7 +2,7 @@ import type { ActiveProvider } from '#domain/index.js';
 import { capacitySeries, CapacityFigures, NO_AGGREGATE } from '#placement/capacity-metrics/index.js';
 import { ClassShares, ProjectShare } from './top-projects.js';
 
-export interface ClassCapacity extends CapacityFigures {
+interface ClassCapacity extends CapacityFigures {
   readonly resource_class: string;
   /** capacity - used. */
   readonly free: number;

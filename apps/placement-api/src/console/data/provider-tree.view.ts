@@ -2,7 +2,7 @@ import { ActiveProvider, capacity, Inventory } from '#domain/index.js';
 import type { ProviderIndex, ProviderNode } from '#placement/candidates/index/provider-index.js';
 
 /** One class of one provider: its inventory record and what is taken and left of it. */
-export interface InventoryFigures extends Inventory {
+interface InventoryFigures extends Inventory {
   /** (total - reserved) x allocation_ratio, truncated as upstream does. */
   readonly capacity: number;
   readonly used: number;
@@ -10,7 +10,7 @@ export interface InventoryFigures extends Inventory {
   readonly free: number;
 }
 
-export interface TreeProvider {
+interface TreeProvider {
   readonly uuid: string;
   readonly name: string;
   readonly parent_provider_uuid: string | null;

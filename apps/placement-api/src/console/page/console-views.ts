@@ -9,7 +9,9 @@ export const VIEWS_HTML = [
   <button type="submit">Find</button>
 </form>
 ${status('provider-status')}
-<div id="provider-tree"></div>`),
+<div id="provider-tree"></div>
+<div id="provider-undo"></div>
+<ol id="provider-timeline" class="timeline" aria-label="Provider history"></ol>`),
   panel('consumer', `<form id="consumer-form" aria-label="Open a consumer">
   <label>Consumer uuid<input name="consumer" required size="40"></label>
   <label>As of (RFC 3339 time or position; empty: now only)<input name="as_of" size="26"></label>
@@ -18,6 +20,7 @@ ${status('provider-status')}
 ${status('consumer-status')}
 <div id="consumer-now"></div>
 <div id="consumer-as-of"></div>
+<div id="consumer-undo"></div>
 <h3>History</h3>
 <ol id="consumer-timeline" class="timeline" aria-label="Consumer history"></ol>`),
   panel('explain', `<form id="explain-form" aria-label="Explain allocation candidates">

@@ -2,6 +2,7 @@ import { CONSOLE_ROUTES } from '../../console/console.routes.js';
 import { LEDGER_ROUTES } from '../../ledger/ledger-routes.js';
 import { LEDGER_EXPLAIN_ROUTES } from '../../ledger-explain/ledger-explain.routes.js';
 import { USAGE_OVER_TIME_ROUTES } from '../../usage-over-time/usage-over-time.routes.js';
+import type { ExtraRoute } from './extra-route.js';
 
 /** One operation of the API as the OpenAPI document lists it. */
 export interface DocumentedRoute {
@@ -77,20 +78,6 @@ export const UPSTREAM_ROUTES: readonly DocumentedRoute[] = [
   { method: 'get', path: '/usages', tag: 'Usages', since: '1.9', summary: 'Total usage of a project (and user)', ok: [200], query: [['project_id'], ['user_id'], ['consumer_type', '1.38']] },
   { method: 'post', path: '/reshaper', tag: 'Reshaper', since: '1.30', summary: 'Move inventories and allocations between providers atomically', ok: [204], body: true },
 ];
-
-/** Routes this service adds outside upstream's URL space; no microversion applies to them. */
-export interface ExtraRoute {
-  readonly method: 'get' | 'patch';
-  readonly path: string;
-  readonly tag: string;
-  readonly summary: string;
-  /** status -> [content type, description] */
-  readonly responses: Readonly<Record<number, readonly [string, string]>>;
-  /** Probes and scrapes need no X-Auth-Token. */
-  readonly unauthenticated?: true;
-  /** The body a write takes: [content type, description]. */
-  readonly body?: readonly [string, string];
-}
 
 export const EXTRA_ROUTES: readonly ExtraRoute[] = [
   { method: 'get', path: '/healthz', tag: 'Operations', summary: 'Liveness: the process answers', unauthenticated: true, responses: { 200: ['application/json', 'alive'] } },

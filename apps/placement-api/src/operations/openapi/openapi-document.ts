@@ -1,5 +1,7 @@
 import { MAX_VERSION, MIN_VERSION } from '../../platform/microversion.js';
-import { DocumentedRoute, EXTRA_ROUTES, ExtraRoute, UPSTREAM_ROUTES } from './api-routes.js';
+import { DocumentedRoute, EXTRA_ROUTES, UPSTREAM_ROUTES } from './api-routes.js';
+import type { ExtraRoute } from './extra-route.js';
+import { unique } from '#domain/shared/unique.js';
 
 type Json = Record<string, unknown>;
 
@@ -67,7 +69,7 @@ export function buildOpenApiDocument(): Json {
         + 'below it the route answers 404 (405 for a method added to an existing route).',
     },
     security: [{ token: [] }],
-    tags: [...new Set([...UPSTREAM_ROUTES, ...EXTRA_ROUTES].map((route) => route.tag))].map((name) => ({ name })),
+    tags: unique([...UPSTREAM_ROUTES, ...EXTRA_ROUTES].map((route) => route.tag)).map((name) => ({ name })),
     paths,
     components: {
       securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'X-Auth-Token' } },

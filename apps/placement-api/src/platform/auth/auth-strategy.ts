@@ -1,8 +1,8 @@
 import { Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppConfig } from '../../config.js';
+import type { AppConfig } from '#platform/config.js';
 import { requestState } from '../request-state.js';
-import { AuthStrategy, Identity, IdentityServiceUnavailable } from './identity.js';
+import { AuthStrategy, Identity, IdentityServiceUnavailable } from '#platform/auth/identity.js';
 import { sendKeystoneUnavailable } from './keystone-replies.js';
 import { KeystoneStrategy } from './keystone-strategy.js';
 import { Noauth2Strategy } from './noauth.js';
@@ -31,5 +31,18 @@ export async function authenticateRequest(strategy: AuthStrategy, request: Fasti
     logger.error(`Unable to validate token for ${requestState(request).requestId}: ${error.message}`);
     sendKeystoneUnavailable(reply);
     return null;
+  }
+}
+
+/**
+ * Whether the token a request came with still names a caller: false once it expired or was
+ * revoked (as far as the strategy's cache lets it know), or when it cannot be checked at all.
+ */
+export async function stillAuthenticated(strategy: AuthStrategy, request: FastifyRequest): Promise<boolean> {
+  try {
+    return (await strategy.authenticate(request)) !== 'unauthorized';
+  } catch (error) {
+    if (error instanceof IdentityServiceUnavailable) return false;
+    throw error;
   }
 }

@@ -1,10 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import { FakeKeystone } from '#test/support/keystone/fake-keystone.js';
 import recorded from '../../../../../test/support/keystone/keystone-v3-recorded.json';
-import { IdentityServiceUnavailable } from './identity.js';
-import { KeystoneClient } from './keystone-client.js';
-import { KeystoneSettings } from './keystone-settings.js';
-import { KeystoneStrategy } from './keystone-strategy.js';
+import { IdentityServiceUnavailable } from '#platform/auth/identity.js';
+import { KeystoneClient } from '#platform/auth/keystone-client.js';
+import { KeystoneSettings } from '#platform/auth/keystone-settings.js';
+import { INVALID_TOKEN_CACHE_MS, KeystoneStrategy } from './keystone-strategy.js';
 
 /** The strategy against Keystone's recorded answers (test/support/keystone/fake-keystone.ts). */
 describe('keystone strategy over a recorded Keystone v3 exchange', () => {
@@ -13,7 +13,7 @@ describe('keystone strategy over a recorded Keystone v3 exchange', () => {
   const clock = () => now;
   const settings = (overrides: Partial<KeystoneSettings> = {}): KeystoneSettings => ({
     authUrl: `${keystone.url}/v3`, username: 'placement', password: '431664ab8c51dd800fe8c862', projectName: 'service',
-    userDomainName: 'Default', projectDomainName: 'Default', cacheSize: 100, ...overrides,
+    userDomainName: 'Default', projectDomainName: 'Default', cacheSize: 100, cacheTimeSeconds: 300, ...overrides,
   });
   const strategy = (overrides: Partial<KeystoneSettings> = {}, timeoutMs?: number) =>
     new KeystoneStrategy(settings(overrides), new KeystoneClient(settings(overrides), timeoutMs), clock);
@@ -71,15 +71,52 @@ describe('keystone strategy over a recorded Keystone v3 exchange', () => {
     expect(keystone.count('GET')).toBe(2);
   });
 
-  it('sees a revocation only once the cached entry is gone; a cache size of 0 asks every time', async () => {
+  it('sees a revocation once the cached entry is PLACEMENT_KEYSTONE_CACHE_TIME old; a cache size or time of 0 asks every time', async () => {
     const token = keystone.token('member');
     const cached = strategy();
     const uncached = strategy({ cacheSize: 0 });
-    expect(await cached.authenticate(withToken(token))).not.toBe('unauthorized');
-    expect(await uncached.authenticate(withToken(token))).not.toBe('unauthorized');
+    const untimed = strategy({ cacheTimeSeconds: 0 });
+    for (const auth of [cached, uncached, untimed]) expect(await auth.authenticate(withToken(token))).not.toBe('unauthorized');
     keystone.revoke(token);
+    now += 299_999;
     expect(await cached.authenticate(withToken(token))).not.toBe('unauthorized');
     expect(await uncached.authenticate(withToken(token))).toBe('unauthorized');
+    expect(await untimed.authenticate(withToken(token))).toBe('unauthorized');
+    now += 1;
+    expect(await cached.authenticate(withToken(token))).toBe('unauthorized');
+  });
+
+  it('validates a token again after the cache time even when it lives longer', async () => {
+    const auth = strategy({ cacheTimeSeconds: 2 });
+    const token = keystone.token('reader');
+    expect(await auth.authenticate(withToken(token))).not.toBe('unauthorized');
+    now += 1_999;
+    expect(await auth.authenticate(withToken(token))).not.toBe('unauthorized');
+    expect(keystone.count('GET')).toBe(1);
+    now += 1;
+    expect(await auth.authenticate(withToken(token))).not.toBe('unauthorized');
+    expect(keystone.count('GET')).toBe(2);
+  });
+
+  it('remembers a refused token for a short while, so repeating it does not reach Keystone', async () => {
+    const auth = strategy();
+    const revoked = keystone.token('member');
+    keystone.revoke(revoked);
+    for (const token of ['bogus', revoked]) {
+      expect(await auth.authenticate(withToken(token))).toBe('unauthorized');
+      expect(await auth.authenticate(withToken(token))).toBe('unauthorized');
+    }
+    expect(keystone.count('GET')).toBe(2);
+    now += INVALID_TOKEN_CACHE_MS;
+    expect(await auth.authenticate(withToken('bogus'))).toBe('unauthorized');
+    expect(keystone.count('GET')).toBe(3);
+  });
+
+  it('does not remember a refusal when it caches nothing (size 0)', async () => {
+    const auth = strategy({ cacheSize: 0 });
+    await auth.authenticate(withToken('bogus'));
+    await auth.authenticate(withToken('bogus'));
+    expect(keystone.count('GET')).toBe(2);
   });
 
   it('shares one validation among concurrent requests with the same token', async () => {
@@ -115,7 +152,14 @@ describe('keystone strategy over a recorded Keystone v3 exchange', () => {
   it('checks an X-Service-Token too: a bad one makes the request unauthorized', async () => {
     const auth = strategy();
     const user = keystone.token('reader');
-    expect(await auth.authenticate(request({ 'x-auth-token': user, 'x-service-token': keystone.token('service') }))).toMatchObject({ roles: ['reader'] });
+    expect(await auth.authenticate(request({ 'x-auth-token': user, 'x-service-token': keystone.token('service') }))).toMatchObject({
+      roles: ['reader'],
+      service: {
+        userId: 'c1f7871b86ce4a4bbf2318e9c45e7c57', userDomainId: 'default', projectId: 'bee4cd7e6a67456d81c5bcaed4762b00',
+        projectDomainId: 'default', roles: ['service'],
+      },
+    });
+    expect(await auth.authenticate(withToken(user))).not.toHaveProperty('service');
     expect(await auth.authenticate(request({ 'x-auth-token': user, 'x-service-token': 'bogus' }))).toBe('unauthorized');
   });
 
@@ -142,4 +186,3 @@ describe('keystone strategy over a recorded Keystone v3 exchange', () => {
     keystone = await FakeKeystone.start({ clock });
   });
 });
-

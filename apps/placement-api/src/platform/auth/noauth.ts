@@ -1,12 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sendUnauthorized } from '../unauthorized.js';
-import { AuthStrategy, Identity } from './identity.js';
+import { AuthStrategy, Identity } from '#platform/auth/identity.js';
 
 /**
  * upstream's noauth2: `X-Auth-Token: user[:project]`, roles from X-Roles (or admin for the
  * user `admin`), `OpenStack-System-Scope: all` for a system-scoped token, X-Project-Id wins.
  */
-export function noauthIdentity(request: FastifyRequest): Identity | null {
+function noauthIdentity(request: FastifyRequest): Identity | null {
   const token = request.headers['x-auth-token'];
   if (typeof token !== 'string' || token === '') return null;
   const [userId, tokenProject] = token.includes(':') ? token.split(':', 2) : [token, token];

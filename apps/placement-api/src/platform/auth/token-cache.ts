@@ -1,38 +1,38 @@
 import { createHash } from 'node:crypto';
-import { KeystoneToken } from './keystone-token.js';
+import { RecentlyUsed } from '#placement/shared/recently-used.js';
 
 /**
- * Validated tokens, each kept until its own expires_at, at most `capacity` of them (the
- * least recently used goes first). Keys are hashes, so a heap dump holds no usable token.
- * A capacity of 0 keeps nothing: every request asks Keystone.
+ * What Keystone said about tokens, each answer kept for `ttlMs` at most (and never past the
+ * `until` its writer gives, a token's own expires_at), at most `capacity` of them, the least
+ * recently used going first. The time-to-live is what bounds a revocation: a token revoked in
+ * Keystone keeps working here until its entry is that old (keystonemiddleware's
+ * token_cache_time, 300 s by default). Keys are hashes, so a heap dump holds no usable token.
+ * A capacity or a time-to-live of 0 keeps nothing: every request asks Keystone.
  */
-export class TokenCache {
-  private readonly entries = new Map<string, KeystoneToken>();
+export class TokenCache<V> {
+  private readonly entries: RecentlyUsed<string, { readonly value: V; readonly until: number }>;
 
-  constructor(private readonly capacity: number) {}
+  constructor(private readonly capacity: number, private readonly ttlMs: number) {
+    this.entries = new RecentlyUsed(capacity);
+  }
 
   get size(): number {
     return this.entries.size;
   }
 
-  get(token: string, now: number): KeystoneToken | undefined {
+  get(token: string, now: number): V | undefined {
+    if (this.entries.size === 0) return undefined;
     const key = keyOf(token);
     const entry = this.entries.get(key);
     if (!entry) return undefined;
+    if (entry.until > now) return entry.value;
     this.entries.delete(key);
-    if (entry.expiresAt <= now) return undefined;
-    this.entries.set(key, entry); // most recently used last
-    return entry;
+    return undefined;
   }
 
-  set(token: string, value: KeystoneToken): void {
-    if (this.capacity === 0) return;
-    const key = keyOf(token);
-    this.entries.delete(key);
-    this.entries.set(key, value);
-    while (this.entries.size > this.capacity) {
-      this.entries.delete(this.entries.keys().next().value as string);
-    }
+  set(token: string, value: V, now: number, until = Infinity): void {
+    if (this.capacity === 0 || this.ttlMs === 0) return;
+    this.entries.set(keyOf(token), { value, until: Math.min(until, now + this.ttlMs) });
   }
 }
 

@@ -1,4 +1,5 @@
-import { Credentials } from './evaluate.js';
+import type { ServiceIdentity } from '#platform/auth/identity.js';
+import { Credentials } from '#platform/policy/evaluate.js';
 
 export interface PolicyIdentity {
   readonly userId: string | null;
@@ -7,6 +8,8 @@ export interface PolicyIdentity {
   readonly systemScope: boolean;
   /** Set for a domain-scoped Keystone token (oslo.policy's scope check then says 'domain'). */
   readonly domainId?: string | null;
+  /** The service whose X-Service-Token came with the request, if one did. */
+  readonly service?: ServiceIdentity;
 }
 
 /**
@@ -23,10 +26,11 @@ export function credentialsOf(identity: PolicyIdentity): Credentials {
     project_domain_id: null,
     roles: [...identity.roles],
     is_admin_project: true,
-    service_user_id: null,
-    service_user_domain_id: null,
-    service_project_id: null,
-    service_project_domain_id: null,
-    service_roles: [],
+    // oslo.context fills these from keystonemiddleware's X-Service-* headers: None and [] without a service token.
+    service_user_id: identity.service?.userId ?? null,
+    service_user_domain_id: identity.service?.userDomainId ?? null,
+    service_project_id: identity.service?.projectId ?? null,
+    service_project_domain_id: identity.service?.projectDomainId ?? null,
+    service_roles: [...(identity.service?.roles ?? [])],
   };
 }

@@ -1,7 +1,7 @@
 import { credentialsOf, PolicyIdentity } from './credentials.js';
 import { Enforcer } from './enforcer.js';
-import { parsePolicyDocument } from './policy-file.js';
-import { PolicySettings } from './rule-set.js';
+import { parsePolicyDocument } from '#platform/policy/policy-file.js';
+import { PolicySettings } from '#platform/policy/rule-set.js';
 
 const settings = (changes: Partial<Omit<PolicySettings, 'overrides'>> & { file?: Record<string, unknown> } = {}): PolicySettings => ({
   enforceNewDefaults: changes.enforceNewDefaults ?? false,

@@ -1,17 +1,17 @@
-import { Check } from './check.js';
-import { DEFAULT_RULES, RuleDefault } from './defaults.js';
-import { Credentials, evaluate, RuleLookup, Target } from './evaluate.js';
-import { buildRuleSet, checkRuleSet, lookupIn, PolicySettings } from './rule-set.js';
+import { Check, referencedRules } from '#platform/policy/check.js';
+import { DEFAULT_RULES, RuleDefault } from '#platform/policy/defaults.js';
+import { Credentials, evaluate, RuleLookup, Target } from '#platform/policy/evaluate.js';
+import { buildRuleSet, checkRuleSet, lookupIn, PolicySettings } from '#platform/policy/rule-set.js';
 
 export type Decision =
   | { readonly allowed: true }
   /** scope: the token's scope is not one the rule serves; rule: the check said no. */
   | { readonly allowed: false; readonly reason: 'scope' | 'rule' };
 
-export type TokenScope = 'system' | 'domain' | 'project';
+type TokenScope = 'system' | 'domain' | 'project';
 
 /** oslo's _enforce_scope: system beats domain beats project. */
-export function tokenScope(creds: Credentials): TokenScope {
+function tokenScope(creds: Credentials): TokenScope {
   if (creds.system) return 'system';
   if (creds.domain_id) return 'domain';
   return 'project';
@@ -22,6 +22,11 @@ export class Enforcer {
   readonly rules: ReadonlyMap<string, Check>;
   /** Rules that refer to an undefined rule (they deny); oslo logs these at load. */
   readonly undefinedReferences: readonly string[];
+  /**
+   * Rules of the operator's file that nothing registers or refers to: most likely a name that
+   * changed (the ledger's single placement:ledger:read became one rule per route), so they warn.
+   */
+  readonly unknownRules: readonly string[];
   private readonly registered: ReadonlyMap<string, RuleDefault>;
   private readonly lookup: RuleLookup;
 
@@ -29,6 +34,8 @@ export class Enforcer {
     this.registered = new Map(defaults.map((rule) => [rule.name, rule]));
     this.rules = buildRuleSet(defaults, settings);
     this.undefinedReferences = checkRuleSet(this.rules).undefinedReferences;
+    const referenced = new Set([...this.rules.values()].flatMap((check) => referencedRules(check)));
+    this.unknownRules = [...settings.overrides.keys()].filter((name) => name !== 'default' && !this.registered.has(name) && !referenced.has(name));
     this.lookup = lookupIn(this.rules);
   }
 

@@ -1,4 +1,4 @@
-import { DEFAULT_RULES } from './defaults.js';
+import { DEFAULT_RULES } from '#platform/policy/defaults.js';
 import { policyForRoute, ROUTE_POLICIES, routeKey } from './route-policies.js';
 
 /** The operations column of placement-docs/policy-defaults-head.tsv, rule by rule. */
@@ -51,14 +51,15 @@ describe('the route -> rule table', () => {
   it('maps every route to a registered rule; only the version document and our operations routes are public', () => {
     const registered = new Set(DEFAULT_RULES.map((rule) => rule.name));
     const routes = Object.entries(ROUTE_POLICIES);
-    const publicRoutes = ['GET /', 'GET /healthz', 'GET /readyz', 'GET /metrics', 'GET /openapi.json', 'GET /ledger/dashboard', 'GET /ledger/console'];
+    const publicRoutes = ['GET /', 'GET /healthz', 'GET /readyz', 'GET /metrics', 'GET /ledger/dashboard', 'GET /ledger/console'];
     expect(routes.filter(([, policy]) => policy === null).map(([route]) => route)).toEqual(publicRoutes);
     expect(routes.filter(([, policy]) => policy && !registered.has(policy.rule))).toEqual([]);
     // Routes under /ledger/ are ours, not upstream's; their rules are checked in src/ledger/ledger-policy.spec.ts,
     // but for the merge patch of allocations, which writes as PUT /allocations/{consumer} does, under its rule.
     expect(policyForRoute('PATCH', '/ledger/allocations/:consumer_uuid')?.rule).toBe('placement:allocations:update');
+    expect(policyForRoute('GET', '/openapi.json')?.rule).toBe('placement:api_description:show');
     const ours = routes.filter(([route, policy]) => / \/ledger\//.test(route) && policy !== null);
-    expect(routes).toHaveLength(publicRoutes.length + Object.values(DOCUMENTED_OPERATIONS).flat().length + ours.length);
+    expect(routes).toHaveLength(publicRoutes.length + Object.values(DOCUMENTED_OPERATIONS).flat().length + ours.length + 1);
   });
 
   it('ignores parameter names and a trailing slash', () => {
@@ -72,9 +73,9 @@ describe('the route -> rule table', () => {
     expect(policyForRoute('PATCH', '/traits/:name')).toBeUndefined();
   });
 
-  it('targets GET /usages at the project in the query, as upstream passes it', () => {
-    const target = policyForRoute('GET', '/usages')!.target!;
-    expect(target(new URLSearchParams('project_id=a&project_id=b&user_id=u'))).toEqual({ project_id: 'b' });
-    expect(target(new URLSearchParams(''))).toEqual({ project_id: null });
+  it('targets GET /usages at the project in the query, as upstream passes it, and a consumer\'s allocations at the consumer', () => {
+    expect(policyForRoute('GET', '/usages')?.target).toBe('asked');
+    expect(policyForRoute('GET', '/allocations/:consumer_uuid')?.target).toBe('data');
+    expect(policyForRoute('GET', '/resource_providers/:uuid')?.target).toBe('caller');
   });
 });

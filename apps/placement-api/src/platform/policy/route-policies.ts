@@ -1,106 +1,124 @@
-import { PolicyValue } from './python-values.js';
+/**
+ * Where a rule's target comes from: who owns what the route shows.
+ * - caller: the caller's own project and user, as upstream's handlers pass by default; used where
+ *   what is shown belongs to no project (providers, classes, traits, candidates).
+ * - asked: the project_id of the query, as upstream's GET /usages judges it.
+ * - data: the handler judges what it read, through the request's Access (access.ts): a
+ *   consumer's own project and user, each event's, each row's. The guard only refuses a caller
+ *   who could not see even its own project's data.
+ */
+type TargetSource = 'caller' | 'asked' | 'data';
 
-/** What a route's handler passes to context.can() upstream. */
+/** What a route's handler passes to context.can() upstream, and against what. */
 export interface RoutePolicy {
   readonly rule: string;
-  /** The policy target; by default the caller's own {project_id, user_id}. */
-  readonly target?: (query: URLSearchParams) => Record<string, PolicyValue>;
+  readonly target: TargetSource;
 }
+
+const caller = (rule: string): RoutePolicy => ({ rule, target: 'caller' });
+const asked = (rule: string): RoutePolicy => ({ rule, target: 'asked' });
+const data = (rule: string): RoutePolicy => ({ rule, target: 'data' });
 
 /**
  * Every route upstream declares (handler.py ROUTE_DECLARATIONS) with the rule its handler
- * checks. Keys are "METHOD pattern" as Fastify registers the route; parameter names do not
- * matter (see routeKey). null: the route needs no policy. A route missing here is refused.
+ * checks, then ours. Keys are "METHOD pattern" as Fastify registers the route; parameter names
+ * do not matter (see routeKey). null: the route needs no policy. A route missing here is refused.
  */
 export const ROUTE_POLICIES: Readonly<Record<string, RoutePolicy | null>> = {
   'GET /': null,
 
-  'GET /resource_classes': { rule: 'placement:resource_classes:list' },
-  'POST /resource_classes': { rule: 'placement:resource_classes:create' },
-  'GET /resource_classes/:name': { rule: 'placement:resource_classes:show' },
-  'PUT /resource_classes/:name': { rule: 'placement:resource_classes:update' },
-  'DELETE /resource_classes/:name': { rule: 'placement:resource_classes:delete' },
+  'GET /resource_classes': caller('placement:resource_classes:list'),
+  'POST /resource_classes': caller('placement:resource_classes:create'),
+  'GET /resource_classes/:name': caller('placement:resource_classes:show'),
+  'PUT /resource_classes/:name': caller('placement:resource_classes:update'),
+  'DELETE /resource_classes/:name': caller('placement:resource_classes:delete'),
 
-  'GET /resource_providers': { rule: 'placement:resource_providers:list' },
-  'POST /resource_providers': { rule: 'placement:resource_providers:create' },
-  'GET /resource_providers/:uuid': { rule: 'placement:resource_providers:show' },
-  'PUT /resource_providers/:uuid': { rule: 'placement:resource_providers:update' },
-  'DELETE /resource_providers/:uuid': { rule: 'placement:resource_providers:delete' },
+  'GET /resource_providers': caller('placement:resource_providers:list'),
+  'POST /resource_providers': caller('placement:resource_providers:create'),
+  'GET /resource_providers/:uuid': caller('placement:resource_providers:show'),
+  'PUT /resource_providers/:uuid': caller('placement:resource_providers:update'),
+  'DELETE /resource_providers/:uuid': caller('placement:resource_providers:delete'),
 
-  'GET /resource_providers/:uuid/inventories': { rule: 'placement:resource_providers:inventories:list' },
-  'POST /resource_providers/:uuid/inventories': { rule: 'placement:resource_providers:inventories:create' },
-  'PUT /resource_providers/:uuid/inventories': { rule: 'placement:resource_providers:inventories:update' },
-  'DELETE /resource_providers/:uuid/inventories': { rule: 'placement:resource_providers:inventories:delete' },
-  'GET /resource_providers/:uuid/inventories/:resource_class': { rule: 'placement:resource_providers:inventories:show' },
-  'PUT /resource_providers/:uuid/inventories/:resource_class': { rule: 'placement:resource_providers:inventories:update' },
-  'DELETE /resource_providers/:uuid/inventories/:resource_class': { rule: 'placement:resource_providers:inventories:delete' },
+  'GET /resource_providers/:uuid/inventories': caller('placement:resource_providers:inventories:list'),
+  'POST /resource_providers/:uuid/inventories': caller('placement:resource_providers:inventories:create'),
+  'PUT /resource_providers/:uuid/inventories': caller('placement:resource_providers:inventories:update'),
+  'DELETE /resource_providers/:uuid/inventories': caller('placement:resource_providers:inventories:delete'),
+  'GET /resource_providers/:uuid/inventories/:resource_class': caller('placement:resource_providers:inventories:show'),
+  'PUT /resource_providers/:uuid/inventories/:resource_class': caller('placement:resource_providers:inventories:update'),
+  'DELETE /resource_providers/:uuid/inventories/:resource_class': caller('placement:resource_providers:inventories:delete'),
 
-  'GET /resource_providers/:uuid/usages': { rule: 'placement:resource_providers:usages' },
-  'GET /resource_providers/:uuid/aggregates': { rule: 'placement:resource_providers:aggregates:list' },
-  'PUT /resource_providers/:uuid/aggregates': { rule: 'placement:resource_providers:aggregates:update' },
-  'GET /resource_providers/:uuid/allocations': { rule: 'placement:resource_providers:allocations:list' },
+  'GET /resource_providers/:uuid/usages': caller('placement:resource_providers:usages'),
+  'GET /resource_providers/:uuid/aggregates': caller('placement:resource_providers:aggregates:list'),
+  'PUT /resource_providers/:uuid/aggregates': caller('placement:resource_providers:aggregates:update'),
+  'GET /resource_providers/:uuid/allocations': caller('placement:resource_providers:allocations:list'),
 
-  'GET /resource_providers/:uuid/traits': { rule: 'placement:resource_providers:traits:list' },
-  'PUT /resource_providers/:uuid/traits': { rule: 'placement:resource_providers:traits:update' },
-  'DELETE /resource_providers/:uuid/traits': { rule: 'placement:resource_providers:traits:delete' },
+  'GET /resource_providers/:uuid/traits': caller('placement:resource_providers:traits:list'),
+  'PUT /resource_providers/:uuid/traits': caller('placement:resource_providers:traits:update'),
+  'DELETE /resource_providers/:uuid/traits': caller('placement:resource_providers:traits:delete'),
 
-  'POST /allocations': { rule: 'placement:allocations:manage' },
-  'GET /allocations/:consumer_uuid': { rule: 'placement:allocations:list' },
-  'PUT /allocations/:consumer_uuid': { rule: 'placement:allocations:update' },
-  'DELETE /allocations/:consumer_uuid': { rule: 'placement:allocations:delete' },
+  'POST /allocations': caller('placement:allocations:manage'),
+  // Upstream judges against the caller's own project; we judge against the consumer's, so that a
+  // rule opened to project readers shows each project only its own consumers.
+  'GET /allocations/:consumer_uuid': data('placement:allocations:list'),
+  'PUT /allocations/:consumer_uuid': caller('placement:allocations:update'),
+  'DELETE /allocations/:consumer_uuid': caller('placement:allocations:delete'),
 
-  'GET /allocation_candidates': { rule: 'placement:allocation_candidates:list' },
+  'GET /allocation_candidates': caller('placement:allocation_candidates:list'),
 
-  'GET /traits': { rule: 'placement:traits:list' },
-  'GET /traits/:name': { rule: 'placement:traits:show' },
-  'PUT /traits/:name': { rule: 'placement:traits:update' },
-  'DELETE /traits/:name': { rule: 'placement:traits:delete' },
+  'GET /traits': caller('placement:traits:list'),
+  'GET /traits/:name': caller('placement:traits:show'),
+  'PUT /traits/:name': caller('placement:traits:update'),
+  'DELETE /traits/:name': caller('placement:traits:delete'),
 
   // usage.get_total_usages checks against the project asked about, not the caller's
   // (webob's GET.get: the last value of a repeated parameter; None when absent).
-  'GET /usages': { rule: 'placement:usages', target: (query) => ({ project_id: query.getAll('project_id').at(-1) ?? null }) },
+  'GET /usages': asked('placement:usages'),
 
-  'POST /reshaper': { rule: 'placement:reshaper:reshape' },
+  'POST /reshaper': caller('placement:reshaper:reshape'),
 
-  // Ours, outside upstream's URL space and its rules: probes, the metrics scrape (the
-  // pipeline lets them in without a token) and the API description.
+  // Ours, outside upstream's URL space and its rules: probes and the metrics scrape, which the
+  // pipeline lets in without a token (they name no project unless the operator asks, see
+  // operations/), and the API description.
   'GET /healthz': null,
   'GET /readyz': null,
   'GET /metrics': null,
-  'GET /openapi.json': null,
+  'GET /openapi.json': caller('placement:api_description:show'),
 
-  // Ours: the ledger's history, feed, audits and time travel (placement:ledger:read in defaults.ts).
-  'GET /ledger/resource_providers/:uuid/history': { rule: 'placement:ledger:read' },
-  'GET /ledger/consumers/:uuid/history': { rule: 'placement:ledger:read' },
-  'GET /ledger/events': { rule: 'placement:ledger:read' },
-  'GET /ledger/audit/provider-claims': { rule: 'placement:ledger:read' },
-  'GET /ledger/audit/request/:request_id': { rule: 'placement:ledger:read' },
-  'GET /ledger/audit/stale-consumers': { rule: 'placement:ledger:read' },
-  'GET /ledger/as-of/resource_providers/:uuid': { rule: 'placement:ledger:read' },
-  'GET /ledger/as-of/resource_providers/:uuid/inventories': { rule: 'placement:ledger:read' },
-  'GET /ledger/as-of/resource_providers/:uuid/traits': { rule: 'placement:ledger:read' },
-  'GET /ledger/as-of/resource_providers/:uuid/aggregates': { rule: 'placement:ledger:read' },
-  'GET /ledger/as-of/resource_providers/:uuid/usages': { rule: 'placement:ledger:read' },
-  'GET /ledger/as-of/resource_providers/:uuid/allocations': { rule: 'placement:ledger:read' },
-  'GET /ledger/as-of/allocations/:consumer_uuid': { rule: 'placement:ledger:read' },
-  'GET /ledger/as-of/usages': { rule: 'placement:ledger:read' },
-  'GET /ledger/explain/allocation_candidates': { rule: 'placement:ledger:read' },
+  // Ours: the ledger's histories, feed and audits, judged against the data they show.
+  'GET /ledger/resource_providers/:uuid/history': caller('placement:ledger:resource_providers:history'),
+  'GET /ledger/consumers/:uuid/history': data('placement:ledger:consumers:history'),
+  'GET /ledger/events': data('placement:ledger:events'),
+  'GET /ledger/audit/provider-claims': data('placement:ledger:audit:provider_claims'),
+  'GET /ledger/audit/request/:request_id': data('placement:ledger:audit:request'),
+  'GET /ledger/audit/stale-consumers': data('placement:ledger:audit:stale_consumers'),
+
+  // Ours: time travel and explain, each under the rule of the GET it mirrors and its target, so
+  // they can never show more than that GET.
+  'GET /ledger/as-of/resource_providers/:uuid': caller('placement:resource_providers:show'),
+  'GET /ledger/as-of/resource_providers/:uuid/inventories': caller('placement:resource_providers:inventories:list'),
+  'GET /ledger/as-of/resource_providers/:uuid/traits': caller('placement:resource_providers:traits:list'),
+  'GET /ledger/as-of/resource_providers/:uuid/aggregates': caller('placement:resource_providers:aggregates:list'),
+  'GET /ledger/as-of/resource_providers/:uuid/usages': caller('placement:resource_providers:usages'),
+  'GET /ledger/as-of/resource_providers/:uuid/allocations': caller('placement:resource_providers:allocations:list'),
+  'GET /ledger/as-of/allocations/:consumer_uuid': data('placement:allocations:list'),
+  'GET /ledger/as-of/usages': asked('placement:usages'),
+  'GET /ledger/explain/allocation_candidates': caller('placement:allocation_candidates:list'),
 
   // Ours: a merge patch of a consumer's allocations writes what PUT /allocations/{consumer} writes, under its rule.
-  'PATCH /ledger/allocations/:consumer_uuid': { rule: 'placement:allocations:update' },
+  'PATCH /ledger/allocations/:consumer_uuid': caller('placement:allocations:update'),
 
-  // Ours: usage over time. Judged against the project asked about, as GET /usages, so an
-  // operator may narrow the rule to a project's own readers. The dashboard page holds no data
-  // and a browser opens it without a token; its calls to /ledger/usage carry one.
+  // Ours: undoing an incident writes to any provider and consumer in scope, so it is an operator's act.
+  'POST /ledger/revert': caller('placement:ledger:revert'),
+  'POST /ledger/restore': caller('placement:ledger:restore'),
+
+  // Ours: usage over time, judged against the project asked about, as GET /usages. The pages
+  // (dashboard, console) hold no data and a browser opens them without a token; their calls carry one.
   'GET /ledger/dashboard': null,
-  'GET /ledger/usage': { rule: 'placement:ledger:read', target: (query) => ({ project_id: query.getAll('project_id').at(-1) ?? null }) },
-  'GET /ledger/usage/totals': { rule: 'placement:ledger:read', target: (query) => ({ project_id: query.getAll('project_id').at(-1) ?? null }) },
-
-  // Ours: the operators' console. The page is public as the dashboard's (it holds no data); the
-  // two views it reads that upstream has no single call for are the ledger's to read.
+  'GET /ledger/usage': asked('placement:ledger:usage'),
+  'GET /ledger/usage/totals': asked('placement:ledger:usage'),
   'GET /ledger/console': null,
-  'GET /ledger/resource_providers/:uuid/tree': { rule: 'placement:ledger:read' },
-  'GET /ledger/capacity': { rule: 'placement:ledger:read' },
+  'GET /ledger/resource_providers/:uuid/tree': caller('placement:ledger:resource_providers:tree'),
+  'GET /ledger/capacity': caller('placement:ledger:capacity'),
 };
 
 /** "METHOD /a/:/b": a route's identity whatever its parameters are called. */

@@ -1,11 +1,12 @@
 import { isUuidLike } from '../json-body.js';
 import { Version } from '../microversion.js';
 import { httpBadRequest } from '../placement-error.js';
+import { unique } from '#domain/shared/unique.js';
 
 /** Repeating member_of (each one ANDed) is legal from this version. */
-export const MULTIPLE_MEMBER_OF_SINCE = '1.24';
+const MULTIPLE_MEMBER_OF_SINCE = '1.24';
 /** `!uuid` and `!in:uuid,...` (forbidden aggregates) are legal from this version. */
-export const FORBIDDEN_AGGREGATES_SINCE = '1.32';
+const FORBIDDEN_AGGREGATES_SINCE = '1.32';
 
 export interface MemberOf {
   /** Each inner list is one member_of: at least one of its aggregates is required. */
@@ -59,5 +60,3 @@ export function parseMemberOf(values: readonly string[], version: Version, suffi
   }
   return { required, forbidden: [...forbidden] };
 }
-
-const unique = (items: string[]) => [...new Set(items)];

@@ -1,10 +1,11 @@
 import { Version } from '../microversion.js';
 import { httpBadRequest } from '../placement-error.js';
+import { unique } from '#domain/shared/unique.js';
 
 /** `!TRAIT` (forbidden traits) is legal from this version. */
-export const FORBIDDEN_TRAITS_SINCE = '1.22';
+const FORBIDDEN_TRAITS_SINCE = '1.22';
 /** `in:A,B` (any-of) and repeating `required` (each one ANDed) are legal from this version. */
-export const ANY_TRAITS_SINCE = '1.39';
+const ANY_TRAITS_SINCE = '1.39';
 
 export interface RequiredTraits {
   /** Each inner list is an any-of group; every group must be satisfied. */
@@ -62,5 +63,3 @@ export function parseRequiredTraits(values: readonly string[], version: Version)
   }
   return { required, forbidden: [...forbidden] };
 }
-
-const unique = (items: string[]) => [...new Set(items)];

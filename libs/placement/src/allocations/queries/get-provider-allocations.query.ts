@@ -1,9 +1,7 @@
-import { Inject } from '@nestjs/common';
-import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { notFound } from '#domain/index.js';
-import { READ_DB, ReadDb } from '../../shared/read-db.js';
+import { QueryHandler } from '@nestjs/cqrs';
+import { noProvider, ProviderQuery, ProviderRowsHandler } from '../../shared/provider-query.js';
 
-export interface ProviderAllocationRow {
+interface ProviderAllocationRow {
   readonly consumer_uuid: string;
   readonly consumer_generation: number;
   readonly resource_class: string;
@@ -17,9 +15,9 @@ export interface ProviderAllocations {
   readonly rows: readonly ProviderAllocationRow[];
 }
 
-export class GetProviderAllocations {
-  constructor(readonly providerUuid: string) {}
-}
+export class GetProviderAllocations extends ProviderQuery {}
+
+type Joined = { generation: number } & Partial<ProviderAllocationRow>;
 
 /**
  * Who holds what on one provider, read in one statement so the generation matches the lines.
@@ -27,22 +25,19 @@ export class GetProviderAllocations {
  * write and reads them back in table order), each consumer's classes as it wrote them.
  */
 @QueryHandler(GetProviderAllocations)
-export class GetProviderAllocationsHandler implements IQueryHandler<GetProviderAllocations, ProviderAllocations> {
-  constructor(@Inject(READ_DB) private readonly db: ReadDb) {}
-
-  async execute({ providerUuid: uuid }: GetProviderAllocations): Promise<ProviderAllocations> {
-    const { rows } = await this.db.query<{ generation: number } & Partial<ProviderAllocationRow>>(
-      `SELECT p.generation, a.consumer_uuid, c.generation AS consumer_generation, a.resource_class, a.used, a.created_at, a.updated_at
+export class GetProviderAllocationsHandler extends ProviderRowsHandler<GetProviderAllocations, Joined, ProviderAllocations> {
+  protected readonly sql = `SELECT p.generation, a.consumer_uuid, c.generation AS consumer_generation, a.resource_class, a.used, a.created_at, a.updated_at
          FROM rm_resource_providers p
          LEFT JOIN rm_allocations a ON a.provider_uuid = p.uuid
          LEFT JOIN rm_consumers c ON c.uuid = a.consumer_uuid
         WHERE p.uuid = $1
-        ORDER BY a.created_at, a.consumer_uuid, a.position`,
-      [uuid],
-    );
-    if (rows.length === 0) {
-      throw notFound(`Resource provider '${uuid}' not found: No resource provider with uuid ${uuid} found`);
-    }
+        ORDER BY a.created_at, a.consumer_uuid, a.position`;
+
+  protected override missing(uuid: string): string {
+    return `Resource provider '${uuid}' not found: ${noProvider(uuid)}`;
+  }
+
+  protected answer(rows: Joined[]): ProviderAllocations {
     const lines = rows.filter((row): row is { generation: number } & ProviderAllocationRow => row.consumer_uuid != null);
     return { generation: rows[0].generation, rows: lines };
   }

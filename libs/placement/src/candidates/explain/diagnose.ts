@@ -2,8 +2,8 @@ import { ActiveProvider, capacity } from '#domain/index.js';
 import { CandidateRequest, isGranular, RequestGroup } from '../request.js';
 
 /** The filters of one request group, in the order an operator reads them. */
-export const GROUP_STEPS = ['resources', 'capacity', 'traits', 'aggregates', 'in_tree', 'root_required'] as const;
-export type GroupStep = (typeof GROUP_STEPS)[number];
+const GROUP_STEPS = ['resources', 'capacity', 'traits', 'aggregates', 'in_tree', 'root_required'] as const;
+type GroupStep = (typeof GROUP_STEPS)[number];
 
 export interface Exclusion {
   readonly step: GroupStep;
@@ -16,7 +16,7 @@ export type ProviderStates = ReadonlyMap<string, ActiveProvider>;
 const list = (items: readonly string[]) => `[${items.join(', ')}]`;
 
 /** The root of a provider's tree; a parent missing from the states ends the walk. */
-export function rootOf(states: ProviderStates, uuid: string): ActiveProvider | undefined {
+function rootOf(states: ProviderStates, uuid: string): ActiveProvider | undefined {
   let node = states.get(uuid);
   for (let depth = 0; node?.parentUuid && depth < states.size; depth++) {
     const parent = states.get(node.parentUuid);

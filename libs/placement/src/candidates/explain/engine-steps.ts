@@ -1,7 +1,7 @@
 import type { ExplainStep } from '../search/explain.js';
 
 /** The names for the engine's steps, plus what only the whole request has. */
-export type StepName =
+type StepName =
   | 'resources' | 'capacity' | 'traits' | 'aggregates' | 'in_tree' | 'root_required'
   | 'same_subtree / group policy' | 'candidates' | 'summaries';
 

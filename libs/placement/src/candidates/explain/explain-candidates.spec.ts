@@ -53,4 +53,37 @@ describe('explainCandidates', () => {
     const alone = explainCandidates(index, names, request([group('2')]), OPTIONS, 'b');
     expect(alone.provider!.groups).toEqual([{ suffix: '2', in_candidates: true, excluded_by: null, left_out_by_combination: false }]);
   });
+
+  /** Upstream's worst case: single-unit devices under one node, one group per device, isolated (8! candidates). */
+  function wideTree(width: number) {
+    const index = new ProviderIndex();
+    const names = new NameCatalog();
+    names.addClass('PCI_DEVICE');
+    index.put('cn', provider('cn', {}));
+    for (let i = 0; i < width; i++) {
+      index.put(`dev${i}`, provider(`dev${i}`, { parentUuid: 'cn', inventories: { PCI_DEVICE: inventoryWithDefaults({ total: 1 }) } }));
+    }
+    const groups = Array.from({ length: width }, (_, i) => group(String(i + 1), { resources: [['PCI_DEVICE', 1]] }));
+    return { index, names, wide: request(groups, { groupPolicy: 'isolate' }) };
+  }
+
+  it('generates no more than max_allocation_candidates, and says so', () => {
+    const { index, names, wide } = wideTree(8);
+    const answer = explainCandidates(index, names, wide, { randomize: false, maxCandidates: 100 }, 'dev7');
+    expect(answer.candidates).toBe(100);
+    expect(answer.stopped_by).toBe('max_allocation_candidates');
+    const whole = explainCandidates(index, names, wide, OPTIONS, null);
+    expect(whole.candidates).toBe(40320);
+    expect(whole.stopped_by).toBeNull();
+  });
+
+  it('stops at its deadline with what it has, and cannot tell then what the combination left out', () => {
+    const { index, names, wide } = wideTree(10);
+    const started = performance.now();
+    const answer = explainCandidates(index, names, wide, OPTIONS, 'dev9', started + 50);
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(answer.stopped_by).toBe('time_budget');
+    expect(answer.candidates).toBeLessThan(3628800);
+    for (const verdict of answer.provider!.groups) expect(verdict.in_candidates || verdict.left_out_by_combination === null).toBe(true);
+  });
 });

@@ -33,17 +33,13 @@ export interface ProviderNode {
   /** Per class, what is left to allocate (from `state`). */
   rooms: ReadonlyMap<string, Room>;
   /**
-   * The API's cache of this provider's summary as bytes (allocation-candidates.presenter.ts),
-   * kept on the node so that an answer naming thousands of providers finds each without a
-   * lookup. The index never reads it; the presenter checks it against `state` and `root`.
-   */
-  presented?: unknown;
-  /**
    * On a root: when its tree last changed (a member's state, a member joining, leaving or
    * moving), from a clock of the index that only goes forward, so an answer kept for the tree
-   * (tree-answers.ts) is known still true by one comparison. Meaningless on other providers.
+   * (reuse/tree-answers.ts) is known still true by one comparison. Meaningless on other providers.
    */
   stamp: number;
+  /** When this provider last changed as an answer shows it (its state, or its root), from the same clock. */
+  changed: number;
 }
 
 const EMPTY: ReadonlySet<ProviderNode> = new Set();
@@ -160,7 +156,7 @@ export class ProviderIndex {
       if (state?.status !== 'active' || index.nodes.has(state.uuid)) throw new UnreadableSnapshot('a provider is not active or listed twice');
       const node: ProviderNode = {
         uuid: state.uuid, state, parent: null, root: null as unknown as ProviderNode, children: [],
-        traits: new Set(state.traits), aggregates: new Set(state.aggregates), rooms: roomsOf(state), presented: null, stamp: 0,
+        traits: new Set(state.traits), aggregates: new Set(state.aggregates), rooms: roomsOf(state), stamp: 0, changed: 0,
       };
       node.root = node;
       index.nodes.set(node.uuid, node);
@@ -219,6 +215,7 @@ export class ProviderIndex {
     }
     if (before.inventories !== state.inventories || before.usages !== state.usages) node.rooms = roomsOf(state);
     this.touch(node.root);
+    node.changed = this.clock;
   }
 
   private touch(root: ProviderNode): void {
@@ -229,11 +226,12 @@ export class ProviderIndex {
     this.trees = new Map();
     const node: ProviderNode = {
       uuid: state.uuid, state, parent: null, root: null as unknown as ProviderNode, children: [],
-      traits: new Set(state.traits), aggregates: new Set(state.aggregates), rooms: roomsOf(state), presented: null, stamp: 0,
+      traits: new Set(state.traits), aggregates: new Set(state.aggregates), rooms: roomsOf(state), stamp: 0, changed: 0,
     };
     node.root = node;
     this.nodes.set(node.uuid, node);
     this.reparent(node, state.parentUuid);
+    node.changed = this.clock;
     for (const trait of node.traits) addTo(this.byTrait, trait, node);
     for (const aggregate of node.aggregates) addTo(this.byAggregate, aggregate, node);
     for (const rc of Object.keys(state.inventories)) addTo(this.byClass, rc, node);
@@ -267,8 +265,11 @@ export class ProviderIndex {
       this.nested++;
     }
     const root = parent ? parent.root : node;
-    for (const member of this.tree(node)) member.root = root;
     this.touch(root);
+    for (const member of this.tree(node)) {
+      member.root = root;
+      member.changed = this.clock;
+    }
   }
 }
 

@@ -4,19 +4,27 @@ import { CandidateRequest } from '../request.js';
 import { Explain } from './explain.js';
 import { requireTraits } from './group-context.js';
 
+/** Which roots may anchor a candidate: a root_required test, or the set of such roots. */
+export interface AnchorFilter {
+  has(root: ProviderNode): boolean;
+}
+
 /**
  * root_required: the roots that may anchor a candidate (upstream's _get_roots_with_traits),
- * or null when the request does not filter anchors. An empty set empties the answer.
+ * or null when the request does not filter anchors. Asked for the scheduler, it is a test of the
+ * roots the search meets, so a limited answer looks at as many roots as it lists, not at every
+ * root of the cloud; explaining (`counted`), it is the set of them, counted, and an empty set
+ * empties the answer at once.
  */
-export function allowedAnchors(index: ProviderIndex, names: NameCatalog, request: CandidateRequest, explain: Explain): Set<ProviderNode> | null {
+export function allowedAnchors(index: ProviderIndex, names: NameCatalog, request: CandidateRequest, explain: Explain, counted: boolean): AnchorFilter | null {
   const { rootRequired, rootForbidden } = request;
   if (rootRequired.length === 0 && rootForbidden.length === 0) return null;
   requireTraits(names, rootRequired);
   requireTraits(names, rootForbidden);
+  const admits = (root: ProviderNode) => rootRequired.every((t) => root.traits.has(t)) && !rootForbidden.some((t) => root.traits.has(t));
+  if (!counted) return { has: admits };
   const roots = new Set<ProviderNode>();
-  for (const root of index.roots()) {
-    if (rootRequired.every((t) => root.traits.has(t)) && !rootForbidden.some((t) => root.traits.has(t))) roots.add(root);
-  }
+  for (const root of index.roots()) if (admits(root)) roots.add(root);
   explain.record('roots meeting root_required', roots.size);
   return roots;
 }

@@ -8,17 +8,18 @@ import { roundRobin } from './round-robin.js';
  * are the true ones as soon as there are `cap` of them, so no tree is worked out in full.
  * `keyOf` names candidates that may repeat across trees (sharing providers): the first is kept.
  */
-export function breadthFirst<Tree, C>(
-  trees: readonly Tree[], cap: number | null, firstOf: (tree: Tree, limit: number | null) => C[], keyOf: (candidate: C) => string | undefined,
-): C[] {
+export function* breadthFirst<Tree, C>(
+  trees: readonly Tree[], cap: number | null, firstOf: (tree: Tree, limit: number | null) => Generator<void, C[]>,
+  keyOf: (candidate: C) => string | undefined,
+): Generator<void, C[]> {
   const found = trees.map(() => ({ candidates: [] as C[], exhausted: false }));
   let ask = cap === null ? null : Math.max(1, Math.ceil(cap / Math.max(1, trees.length)));
   for (;;) {
-    found.forEach((tree, i) => {
-      if (tree.exhausted) return;
-      tree.candidates = firstOf(trees[i], ask);
+    for (const [i, tree] of found.entries()) {
+      if (tree.exhausted) continue;
+      tree.candidates = yield* firstOf(trees[i], ask);
       tree.exhausted = ask === null || tree.candidates.length < ask;
-    });
+    }
     const merged = withoutRepeats(roundRobin(found.map((tree) => tree.candidates)), keyOf);
     if (cap === null || merged.length >= cap || found.every((tree) => tree.exhausted)) return cap === null ? merged : merged.slice(0, cap);
     ask = ask! * 2;

@@ -1,4 +1,5 @@
 import { ProviderNode } from '../index/provider-index.js';
+import { unique } from '#domain/shared/unique.js';
 
 export type Resources = ReadonlyArray<readonly [string, number]>;
 
@@ -51,7 +52,7 @@ export class PickedCandidate implements Candidate {
 
   get mappings(): [string, ProviderNode[]][] {
     return this.layout.groups.map(({ suffix, levels }) =>
-      [suffix, levels.length === 1 ? [this.picked[levels[0]]] : [...new Set(levels.map((l) => this.picked[l]))]]);
+      [suffix, levels.length === 1 ? [this.picked[levels[0]]] : unique(levels.map((l) => this.picked[l]))]);
   }
 }
 

@@ -8,6 +8,7 @@ import { inSameSubtree } from './same-subtree.js';
 import { candidateRequest, group } from './request-builder.js';
 import { searchCandidates } from './search.js';
 import { CandidateRequest } from '../request.js';
+import { runToEnd } from './steps.js';
 
 const names = new NameCatalog();
 const search = (providers: PlainProvider[], request: CandidateRequest, maxCandidates: number | null = null) =>
@@ -128,7 +129,7 @@ describe('the anchors of a combination', () => {
   it('are checked against every group only as far as the cap takes the combination', () => {
     const plans = [plan('1'), plan('2')];
     const combiner = new Combiner(plans, candidateRequest(plans.map((p) => p.ctx.group), { groupPolicy: 'none' }), { cap: 3, excludeNested: false, shuffle: null });
-    expect(combiner.run(new Explain()).map(mapping)).toEqual(['1=r0 2=r0', '1=r1 2=r1', '1=r2 2=r2']);
+    expect(runToEnd(combiner.run(new Explain())).map(mapping)).toEqual(['1=r0 2=r0', '1=r1 2=r1', '1=r2 2=r2']);
     expect(plans[0].choices.asked + plans[1].choices.asked).toBeLessThanOrEqual(2 * 4);
   });
 
@@ -136,6 +137,6 @@ describe('the anchors of a combination', () => {
     const plans = [plan('1'), plan('2')];
     const first = (items: ProviderNode[]) => [items[items.length - 1], ...items.slice(0, -1)];
     const combiner = new Combiner(plans, candidateRequest(plans.map((p) => p.ctx.group)), { cap: 1, excludeNested: false, shuffle: first as never });
-    expect(combiner.run(new Explain()).map(mapping)).toEqual(['1=r99 2=r99']);
+    expect(runToEnd(combiner.run(new Explain())).map(mapping)).toEqual(['1=r99 2=r99']);
   });
 });

@@ -7,9 +7,10 @@ import { GroupChoices } from './group-choices.js';
 import { inSameSubtree } from './same-subtree.js';
 import { Candidate, LevelLayout, PickedCandidate } from './candidate.js';
 import { breadthFirst } from './breadth-first.js';
-import { RequestKey, TreeAnswers, TreeSlice } from './tree-answers.js';
+import { RequestKey, TreeAnswers, TreeSlice } from '../reuse/tree-answers.js';
+import { PAUSE_EVERY } from './steps.js';
 
-export type { Allocation, Candidate } from './candidate.js';
+export type { Candidate } from './candidate.js';
 
 export interface GroupPlan {
   readonly ctx: CheckedGroup;
@@ -30,8 +31,13 @@ export interface CombineOptions {
    * Trees' candidates kept from earlier requests (tree-answers.ts), for the depth-first,
    * unshuffled walk of a deployment without sharing providers, where a tree's candidates are its own.
    */
-  readonly reuse?: { readonly answers: TreeAnswers; readonly index: ProviderIndex; readonly key: RequestKey } | null;
+  readonly reuse?: { readonly answers: TreeAnswers; readonly index: ProviderIndex; readonly key: RequestKey; readonly names: number } | null;
+  /** performance.now() past which generation stops (SearchOptions.deadline). */
+  readonly deadline?: number;
 }
+
+/** How many steps pass between two readings of the clock: reading it costs more than a step. */
+const CLOCK_EVERY = 1024;
 
 const sameOrder = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((level, i) => level === b[i]);
 
@@ -74,6 +80,9 @@ export class Combiner {
   private closing: { groups: number[]; subtrees: number[] }[] = [];
   private readonly closingByOrder = new Map<string, { groups: number[]; subtrees: number[] }[]>();
   private readonly picked: ProviderNode[] = [];
+  /** The walk's stack (walk()): per depth, the next choice to try and the provider placed. */
+  private readonly next: number[] = [];
+  private readonly placed: (ProviderNode | null)[] = [];
   private readonly load = new Map<ProviderNode, Map<string, number>>();
   /** Per class: what the tree's candidate providers can still give, what the placed levels took, what the rest needs. */
   private readonly supply = new Map<string, number>();
@@ -106,6 +115,17 @@ export class Combiner {
     return this.limit !== null && this.candidates.length >= this.limit;
   }
 
+  /** Generation stopped at the deadline: the candidates are the first ones, not all. */
+  timedOut = false;
+
+  /** At the cap, or past the deadline. */
+  private get done(): boolean {
+    if (this.full || this.timedOut) return true;
+    const deadline = this.options.deadline;
+    if (deadline !== undefined && this.visited % CLOCK_EVERY === 0 && performance.now() >= deadline) this.timedOut = true;
+    return this.timedOut;
+  }
+
   /**
    * The anchors every group reaches, with each group's levels there, in the first group's order
    * (upstream's depth-first generation walks the first group's anchors). Unshuffled, each is
@@ -129,21 +149,22 @@ export class Combiner {
     return levels;
   }
 
-  run(explain: Explain): Candidate[] {
+  /** The candidates; the generator pauses every PAUSE_EVERY steps (see searchSteps). */
+  *run(explain: Explain): Generator<void, Candidate[]> {
     const shuffle = this.options.shuffle;
     let trees = 0;
     const reuse = this.options.reuse;
     if (reuse && !shuffle && !this.options.breadthFirst) {
-      trees = this.reusing(reuse);
+      trees = yield* this.reusing(reuse);
     } else if (this.options.breadthFirst) {
       const all = shuffle ? shuffle([...this.reached()]) : [...this.reached()];
       trees = all.length;
-      this.candidates = breadthFirst(all, this.options.cap, (levels, limit) => this.treeAlone(levels, limit), (c) => this.keys.get(c));
+      this.candidates = yield* breadthFirst(all, this.options.cap, (levels, limit) => this.treeAlone(levels, limit), (c) => this.keys.get(c));
     } else {
       for (const levels of shuffle ? shuffle([...this.reached()]) : this.reached()) {
-        if (this.full) break;
+        if (this.done) break;
         trees++;
-        this.generate(levels);
+        yield* this.generate(levels);
       }
     }
     explain.record('trees combined', trees);
@@ -157,12 +178,12 @@ export class Combiner {
    * The depth-first walk, tree by tree, taking a tree's kept part where its tree is unchanged
    * and keeping what the others give. A tree the cap cut short may have had more, so it is not kept.
    */
-  private reusing({ answers, index, key }: NonNullable<CombineOptions['reuse']>): number {
+  private *reusing({ answers, index, key, names }: NonNullable<CombineOptions['reuse']>): Generator<void, number> {
     const slices: TreeSlice[] = (this.slices = []);
     let trees = 0;
     for (const root of this.plans[0].choices.anchors()) {
-      if (this.full) break;
-      let part = answers.valid(root, key);
+      if (this.done) break;
+      let part = answers.valid(root, key, names);
       let taken: readonly Candidate[];
       if (part) {
         const room = this.limit === null ? part.candidates.length : this.limit - this.candidates.length;
@@ -171,9 +192,9 @@ export class Combiner {
       } else {
         const from = this.candidates.length;
         const levels = this.levelsAt(root);
-        if (levels) this.generate(levels);
+        if (levels) yield* this.generate(levels);
         taken = this.candidates.slice(from);
-        if (!this.full) part = answers.keep(index, root, key, taken);
+        if (!this.full && !this.timedOut) part = answers.keep(index, root, key, names, taken);
       }
       if (taken.length === 0) continue;
       trees++;
@@ -182,32 +203,32 @@ export class Combiner {
     return trees;
   }
 
-  private generate(levels: ProviderNode[][][]): void {
+  private *generate(levels: ProviderNode[][][]): Generator<void, void> {
     const oneChoice = this.levels.length === 1 && !(this.plans[0].multi && this.plans[0].ctx.group.requiredTraits.length > 0);
-    if (oneChoice) this.single(levels[0][0]);
-    else this.tree(levels);
+    if (oneChoice) yield* this.single(levels[0][0]);
+    else yield* this.tree(levels);
   }
 
   /** One tree's first candidates, depth-first, as if it were the only tree (repeats are removed later). */
-  private treeAlone(levels: ProviderNode[][][], limit: number | null): Candidate[] {
+  private *treeAlone(levels: ProviderNode[][][], limit: number | null): Generator<void, Candidate[]> {
     this.candidates = [];
     this.limit = limit;
     this.seen = new Set();
-    this.generate(levels);
+    yield* this.generate(levels);
     return this.candidates;
   }
 
   /** One group met by one provider (the flat case): every choice is a candidate, nothing to prune. */
-  private single(nodes: ProviderNode[]): void {
+  private *single(nodes: ProviderNode[]): Generator<void, void> {
     for (const node of this.options.shuffle ? this.options.shuffle(nodes) : nodes) {
-      if (this.full) return;
-      this.visited++;
+      if (this.done) return;
+      if (++this.visited % PAUSE_EVERY === 0) yield;
       this.picked[0] = node;
       this.record();
     }
   }
 
-  private tree(levelsByPlan: ProviderNode[][][]): void {
+  private *tree(levelsByPlan: ProviderNode[][][]): Generator<void, void> {
     const shuffle = this.options.shuffle;
     const choices = this.choices;
     levelsByPlan.forEach((levels, p) => levels.forEach((nodes, i) => {
@@ -225,7 +246,7 @@ export class Combiner {
       this.order = order;
     }
     this.bound();
-    this.descend(0);
+    yield* this.walk();
   }
 
   /** For a placement order: which checks become decidable after each position. */
@@ -279,23 +300,59 @@ export class Combiner {
     return true;
   }
 
-  private descend(at: number): void {
-    if (at === this.order.length) return this.emit();
-    if (!this.affordable(at)) {
+  /**
+   * The depth-first walk over the placement order, a level per depth: at each depth the next
+   * choice to try, and the provider placed there (taken back before the next is tried or the walk
+   * goes up). Kept as a loop over an explicit stack rather than recursion, so it can pause at any
+   * step and go on where it stopped.
+   */
+  private *walk(): Generator<void, void> {
+    const depth = this.order.length;
+    if (depth === 0) return this.emit();
+    if (!this.affordable(0)) {
       this.pruned++;
       return;
     }
-    const level = this.order[at];
-    for (const node of this.choices[level]) {
-      if (this.full) return;
-      this.visited++;
+    const next = this.next;
+    const placed = this.placed;
+    next[0] = 0;
+    placed[0] = null;
+    let at = 0;
+    while (at >= 0) {
+      const level = this.order[at];
+      const held = placed[at];
+      if (held) {
+        this.unplace(level, held);
+        placed[at] = null;
+      }
+      const choices = this.choices[level];
+      if (next[at] >= choices.length || this.done) {
+        at--;
+        continue;
+      }
+      const node = choices[next[at]++];
+      if (++this.visited % PAUSE_EVERY === 0) yield;
       if (!this.place(level, node)) {
         this.pruned++;
         continue;
       }
-      if (this.closes(at)) this.descend(at + 1);
-      else this.pruned++;
-      this.unplace(level, node);
+      placed[at] = node;
+      if (!this.closes(at)) {
+        this.pruned++;
+        continue;
+      }
+      const below = at + 1;
+      if (below === depth) {
+        this.emit();
+        continue;
+      }
+      if (!this.affordable(below)) {
+        this.pruned++;
+        continue;
+      }
+      next[below] = 0;
+      placed[below] = null;
+      at = below;
     }
   }
 

@@ -1,5 +1,5 @@
 import { ProviderIndex, ProviderNode } from '../index/provider-index.js';
-import { SharingAnchors } from './anchors.js';
+import { AnchorFilter, SharingAnchors } from './anchors.js';
 import { Explain } from './explain.js';
 import { FirstSeen, GroupChoices, NO_CHOICES } from './group-choices.js';
 import { canProvide, CheckedGroup, providersInAny } from './group-context.js';
@@ -41,7 +41,7 @@ const NO_CLASSES: TreeChoices = { ...NO_CHOICES, classesMet: () => 0 };
  * meet them, even where the filters then drop the provider that found one.
  */
 export function treeChoices(
-  index: ProviderIndex, checked: CheckedGroup, allowed: ReadonlySet<ProviderNode> | null, sharing: SharingAnchors, explain: Explain,
+  index: ProviderIndex, checked: CheckedGroup, allowed: AnchorFilter | null, sharing: SharingAnchors, explain: Explain,
 ): TreeChoices {
   const { group, label, inAggregates, treeRoot } = checked;
   const { forbiddenTraits: forbidden, requiredTraits: required, resources } = group;

@@ -9,6 +9,7 @@ import { streamOneGroup } from './one-group.js';
 import { candidateRequest, group } from './request-builder.js';
 import { singleProviderChoices } from './single-provider.js';
 import { CandidateRequest } from '../request.js';
+import { runToEnd } from './steps.js';
 
 /** A flat deployment of varied providers, some sharing, some full, in a few aggregates. */
 function deployment(): PlainProvider[] {
@@ -49,13 +50,14 @@ function reference(providers: PlainProvider[], request: CandidateRequest): strin
   }).map((node) => `${node.uuid}:${g.resources.map(([rc, n]) => `${rc}=${n}`).join(',')}`).sort();
 }
 
-function streamed(providers: PlainProvider[], request: CandidateRequest, cap: number | null = null): string[] {
+/** `counted`: root_required as explain asks for it (the set of roots, counted), else as the scheduler (a test of each root met). */
+function streamed(providers: PlainProvider[], request: CandidateRequest, cap: number | null = null, counted = false): string[] {
   const index = indexOf(providers);
   const explain = new Explain();
-  const allowed = allowedAnchors(index, names, request, explain);
+  const allowed = allowedAnchors(index, names, request, explain, counted);
   const checked = checkGroup(index, names, request.groups[0], explain);
-  if (!checked || (allowed && allowed.size === 0)) return [];
-  return streamOneGroup(index, checked, allowed, new SharingAnchors(index), { cap, shuffle: null }, explain).map(key).sort();
+  if (!checked || (allowed instanceof Set && allowed.size === 0)) return [];
+  return runToEnd(streamOneGroup(index, checked, allowed, new SharingAnchors(index), { cap, shuffle: null }, explain)).map(key).sort();
 }
 
 describe('streamOneGroup', () => {
@@ -74,12 +76,22 @@ describe('streamOneGroup', () => {
     expect(streamed(providers, request)).toEqual(reference(providers, request));
   });
 
+  it('finds the same with root_required as a set of roots, counted, as explain asks for it', () => {
+    const request = cases[5][1];
+    expect(streamed(providers, request, null, true)).toEqual(reference(providers, request));
+    expect(streamed(providers, request, null, true)).toEqual(streamed(providers, request));
+    const explain = new Explain();
+    allowedAnchors(indexOf(providers), names, request, explain, true);
+    expect(explain.steps).toEqual([{ step: 'roots meeting root_required', count: expect.any(Number) }]);
+    expect(explain.steps[0].count).toBeGreaterThan(0);
+  });
+
   it('agrees with the combination path on the same request', () => {
     const request = cases[2][1];
     const index = indexOf(providers);
     const ctx = checkGroup(index, names, request.groups[0], new Explain())!;
     const choices = singleProviderChoices(index, ctx, null, new SharingAnchors(index));
-    const combined = new Combiner([{ ctx, choices, multi: false }], request, { cap: null, excludeNested: false, shuffle: null }).run(new Explain());
+    const combined = runToEnd(new Combiner([{ ctx, choices, multi: false }], request, { cap: null, excludeNested: false, shuffle: null }).run(new Explain()));
     expect(combined.map(key).sort()).toEqual(streamed(providers, request));
   });
 
@@ -87,7 +99,7 @@ describe('streamOneGroup', () => {
     const index = indexOf(providers);
     const explain = new Explain();
     const request = candidateRequest([group('', { resources: [['VCPU', 1]] })]);
-    const found = streamOneGroup(index, checkGroup(index, names, request.groups[0], explain)!, null, new SharingAnchors(index), { cap: 5, shuffle: null }, explain);
+    const found = runToEnd(streamOneGroup(index, checkGroup(index, names, request.groups[0], explain)!, null, new SharingAnchors(index), { cap: 5, shuffle: null }, explain));
     expect(found).toHaveLength(5);
     expect(explain.steps.find((s) => s.step.endsWith('providers examined'))!.count).toBeLessThan(10);
   });

@@ -1,5 +1,5 @@
 import { ProviderIndex, ProviderNode, SHARES_VIA_AGGREGATE } from '../index/provider-index.js';
-import { SharingAnchors } from './anchors.js';
+import { AnchorFilter, SharingAnchors } from './anchors.js';
 import { OneProviderCandidate } from './candidate.js';
 
 export { OneProviderCandidate } from './candidate.js';
@@ -7,6 +7,7 @@ import { Explain } from './explain.js';
 import { CheckedGroup } from './group-context.js';
 import { groupMatcher } from './group-match.js';
 import { roundRobin } from './round-robin.js';
+import { PAUSE_EVERY, Steps } from './steps.js';
 
 export interface StreamOptions {
   readonly cap: number | null;
@@ -20,20 +21,20 @@ export interface StreamOptions {
  * provider by provider (group-match.ts), and the walk stops at the cap, so limit=50 looks at few more than fifty providers. One provider
  * is one candidate, the same whichever root it anchors to, so it is listed once.
  */
-export function streamOneGroup(
-  index: ProviderIndex, checked: CheckedGroup, allowed: ReadonlySet<ProviderNode> | null, sharing: SharingAnchors,
+export function* streamOneGroup(
+  index: ProviderIndex, checked: CheckedGroup, allowed: AnchorFilter | null, sharing: SharingAnchors,
   options: StreamOptions, explain: Explain,
-): OneProviderCandidate[] {
+): Steps<OneProviderCandidate[]> {
   const { label, group: { suffix, resources } } = checked;
   const candidates: OneProviderCandidate[] = [];
   const { start, matches } = groupMatcher(index, checked);
   const anchored = (node: ProviderNode) => !allowed || allowed.has(node.root)
     || (node.traits.has(SHARES_VIA_AGGREGATE) && sharing.of(node).some((anchor) => allowed.has(anchor)));
-  if (options.byRoot) return byRoot(index, checked, anchored, options, explain);
+  if (options.byRoot) return yield* byRoot(index, checked, anchored, options, explain);
   let examined = 0;
   for (const node of options.shuffle ? options.shuffle([...start]) : start) {
     if (options.cap !== null && candidates.length >= options.cap) break;
-    examined++;
+    if (++examined % PAUSE_EVERY === 0) yield;
     if (!matches(node) || !anchored(node)) continue;
     candidates.push(new OneProviderCandidate(node, resources, suffix));
   }
@@ -47,15 +48,15 @@ export function streamOneGroup(
  * together), each root keeps at most `cap` candidates, and the roots give one in turn, in the
  * order the walk first met them.
  */
-function byRoot(
+function* byRoot(
   index: ProviderIndex, checked: CheckedGroup, anchored: (node: ProviderNode) => boolean, options: StreamOptions, explain: Explain,
-): OneProviderCandidate[] {
+): Steps<OneProviderCandidate[]> {
   const { label, group: { suffix, resources } } = checked;
   const { start, matches } = groupMatcher(index, checked);
   const roots = new Map<ProviderNode, OneProviderCandidate[]>();
   let examined = 0;
   for (const node of options.shuffle ? options.shuffle([...start]) : start) {
-    examined++;
+    if (++examined % PAUSE_EVERY === 0) yield;
     if (!matches(node) || !anchored(node)) continue;
     let found = roots.get(node.root);
     if (!found) roots.set(node.root, (found = []));

@@ -155,4 +155,3 @@ describe('searchCandidates over many trees', () => {
     expect(counted.candidates.map(shape)).toEqual(run(trees(300), request({ limit: 5 })).candidates.map(shape));
   });
 });
-

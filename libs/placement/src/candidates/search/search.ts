@@ -1,3 +1,4 @@
+import { badRequest, ErrorCode } from '#domain/index.js';
 import { NameCatalog } from '../index/name-catalog.js';
 import { ProviderIndex, ProviderNode } from '../index/provider-index.js';
 import { CandidateRequest, isGranular, RequestGroup, SearchOptions } from '../request.js';
@@ -10,7 +11,8 @@ import { streamOneGroup } from './one-group.js';
 import { combinable, countTreeChoices, treeChoices } from './multi-provider.js';
 import { countSingleProviderChoices, singleProviderChoices } from './single-provider.js';
 import { summaryProviders } from './summaries.js';
-import { summarized, TreeAnswers, TreeSlice } from './tree-answers.js';
+import { summarized, TreeAnswers, TreeSlice } from '../reuse/tree-answers.js';
+import { runToEnd, Steps } from './steps.js';
 
 export interface CandidateResult {
   readonly candidates: readonly Candidate[];
@@ -18,9 +20,27 @@ export interface CandidateResult {
   readonly explain: readonly ExplainStep[];
   /** The candidates tree by tree, when kept trees' parts were used (tree-answers.ts): in order, summaries included. */
   readonly trees?: readonly TreeSlice[];
+  /** Generation stopped at SearchOptions.deadline: the candidates are not all there are. */
+  readonly outOfTime?: true;
 }
 
 const resourceful = (group: RequestGroup) => group.resources.length > 0;
+
+/**
+ * The most candidates an answer asked without limit gives when max_allocation_candidates sets no
+ * cap (upstream's default): a whole large cloud's answer fits (100,000 flat providers), a wide
+ * tree's millions do not, and are refused before they fill the server's memory.
+ */
+export const ANSWER_CEILING = 100_000;
+
+function refusePastCeiling(generated: number): void {
+  if (generated <= ANSWER_CEILING) return;
+  throw badRequest(
+    `The request would give more than ${ANSWER_CEILING} allocation candidates. Ask for fewer with limit, `
+    + 'or set [placement] max_allocation_candidates (PLACEMENT_MAX_ALLOCATION_CANDIDATES) to cap them.',
+    ErrorCode.QUERYPARAM_BAD_VALUE,
+  );
+}
 
 /** Whether the group has a choice at some anchor: usually the first its walk finds. */
 function anywhere(choices: GroupChoices, required: RequestGroup['requiredTraits']): boolean {
@@ -51,14 +71,23 @@ function shuffler(random: () => number) {
 export function searchCandidates(
   index: ProviderIndex, names: NameCatalog, request: CandidateRequest, options: SearchOptions, answers?: TreeAnswers,
 ): CandidateResult {
+  return runToEnd(searchSteps(index, names, request, options, answers));
+}
+
+/** The search in steps (steps.ts): the API runs them pausing, so a wide tree holds no one up. */
+export function* searchSteps(
+  index: ProviderIndex, names: NameCatalog, request: CandidateRequest, options: SearchOptions, answers?: TreeAnswers,
+): Steps<CandidateResult> {
   const explain = new Explain();
   const nothing: CandidateResult = { candidates: [], summaries: [], explain: explain.steps };
-  const allowed = allowedAnchors(index, names, request, explain);
-  if (allowed && allowed.size === 0) return nothing;
+  const allowed = allowedAnchors(index, names, request, explain, options.countEveryStep === true);
+  if (allowed instanceof Set && allowed.size === 0) return nothing;
   const sharing = new SharingAnchors(index);
   const spreads = index.sharing.size > 0 || index.hasTrees;
   const caps = [request.limit, options.maxCandidates].filter((n): n is number => n !== null && n > 0);
-  const cap = caps.length > 0 ? Math.min(...caps) : null;
+  // Neither a limit nor max_allocation_candidates: generation stops one past the ceiling, and the answer is refused.
+  const cap = caps.length > 0 ? Math.min(...caps) : ANSWER_CEILING + 1;
+  const unbounded = caps.length === 0;
   const shuffle = options.randomize ? shuffler(options.random ?? Math.random) : null;
   const wholeTrees = request.nestedAware || !index.hasTrees;
   const breadthFirst = options.strategy === 'breadth-first';
@@ -70,7 +99,8 @@ export function searchCandidates(
   if (request.groups.length === 1 && (isGranular(request.groups[0]) || !spreads)) {
     const checked = checkGroup(index, names, request.groups[0], explain);
     if (!checked) return nothing;
-    const streamed = streamOneGroup(index, checked, allowed, sharing, { cap, shuffle, byRoot: breadthFirst && index.hasTrees }, explain);
+    const streamed = yield* streamOneGroup(index, checked, allowed, sharing, { cap, shuffle, byRoot: breadthFirst && index.hasTrees }, explain);
+    if (unbounded) refusePastCeiling(streamed.length);
     // Without trees every provider is its own tree, and each streamed candidate has its own provider.
     return answer(streamed, index.hasTrees || !resourceful(checked.group) ? undefined : streamed.map((c) => c.provider));
   }
@@ -98,9 +128,11 @@ export function searchCandidates(
   const excludeNested = !request.nestedAware && index.hasTrees;
   // Kept parts are a tree's own candidates only where no provider lends to other trees.
   const reusable = answers && wholeTrees && index.sharing.size === 0 && !shuffle && !breadthFirst && !options.countEveryStep;
-  const reuse = reusable ? { answers, index, key: answers.keyOf(request, excludeNested) } : null;
-  const combiner = new Combiner(plans, request, { cap, excludeNested, shuffle, breadthFirst, reuse });
-  const candidates = combiner.run(explain);
+  const reuse = reusable ? { answers, index, key: answers.keyOf(request, excludeNested), names: names.version } : null;
+  const combiner = new Combiner(plans, request, { cap, excludeNested, shuffle, breadthFirst, reuse, deadline: options.deadline });
+  const candidates = yield* combiner.run(explain);
+  if (unbounded) refusePastCeiling(candidates.length);
+  if (combiner.timedOut) return { ...answer(candidates), outOfTime: true };
   const trees = combiner.slices;
   if (!trees) return answer(candidates);
   const summaries: ProviderNode[] = [];

@@ -1,5 +1,5 @@
 import { ProviderIndex, ProviderNode, SHARES_VIA_AGGREGATE } from '../index/provider-index.js';
-import { SharingAnchors } from './anchors.js';
+import { AnchorFilter, SharingAnchors } from './anchors.js';
 import { Explain } from './explain.js';
 import { FirstSeen, GroupChoices } from './group-choices.js';
 import { CheckedGroup } from './group-context.js';
@@ -12,7 +12,7 @@ import { groupMatcher } from './group-match.js';
  * them; an anchor's choices are its tree's providers, parents first, then those lent to it.
  */
 export function singleProviderChoices(
-  index: ProviderIndex, checked: CheckedGroup, allowed: ReadonlySet<ProviderNode> | null, sharing: SharingAnchors,
+  index: ProviderIndex, checked: CheckedGroup, allowed: AnchorFilter | null, sharing: SharingAnchors,
 ): GroupChoices {
   const { start, matches } = groupMatcher(index, checked);
   // Without sharing providers nobody lends to another root: skip the per-provider trait test.
@@ -40,7 +40,7 @@ export function singleProviderChoices(
 
 /** The explain endpoint's counts for such a group: every provider of its starting set looked at. */
 export function countSingleProviderChoices(
-  index: ProviderIndex, checked: CheckedGroup, allowed: ReadonlySet<ProviderNode> | null, sharing: SharingAnchors, explain: Explain,
+  index: ProviderIndex, checked: CheckedGroup, allowed: AnchorFilter | null, sharing: SharingAnchors, explain: Explain,
 ): void {
   const { start, matches } = groupMatcher(index, checked);
   const anchors = new FirstSeen();

@@ -43,7 +43,7 @@ export async function verifyCandidateSnapshot(db: SqlClient, log: EventStore): P
   const reasons: string[] = [];
   const stored = await loadNewestSnapshot(store, log, (why) => reasons.push(why));
   if (!stored) return { status: 'unusable', reasons };
-  const replayed = await replayLog(log, null, stored.position);
+  const replayed = await replayLog(log, null, { position: stored.position });
   const differences = viewDifferences(stored.view, replayed.view);
   if (replayed.events !== stored.events) differences.unshift(`the snapshot counts ${stored.events} events, the log ${replayed.events} up to its position`);
   return {
@@ -53,7 +53,7 @@ export async function verifyCandidateSnapshot(db: SqlClient, log: EventStore): P
 }
 
 /** What differs between two views, by provider uuid, name and project rather than by position. */
-export function viewDifferences(stored: CandidateView, replayed: CandidateView): string[] {
+function viewDifferences(stored: CandidateView, replayed: CandidateView): string[] {
   const found: string[] = [];
   const a = stored.index.toSnapshot();
   const b = replayed.index.toSnapshot();
@@ -83,7 +83,7 @@ export function viewDifferences(stored: CandidateView, replayed: CandidateView):
  * Not util.isDeepStrictEqual, which also compares prototypes: under jest the objects a payload
  * is parsed into and those replayed from the log can come from different realms.
  */
-export function samePlainData(a: unknown, b: unknown): boolean {
+function samePlainData(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (a instanceof Map || b instanceof Map) {

@@ -1,5 +1,6 @@
 import { createHash, Hash } from 'node:crypto';
 import type { LogPosition, SqlClient } from '#event-store/index.js';
+import { NEWEST_KEPT, snapshotsToDrop } from './snapshot-retention.js';
 
 /** Where a stored snapshot stands in the log. */
 export interface SnapshotHead {
@@ -16,9 +17,6 @@ export interface SnapshotHead {
 export interface NewSnapshot extends Omit<SnapshotHead, 'id' | 'parts'> {
   readonly payload: readonly string[];
 }
-
-/** How many snapshots stay: the newest, and one before it in case the newest proves unreadable. */
-const KEPT = 2;
 
 /** Held for the length of one insert: of processes snapshotting at once, one writes. */
 const WRITER_LOCK = "hashtext('placement: candidate snapshot')";
@@ -69,7 +67,7 @@ export class CandidateSnapshotStore {
 
   /**
    * Stores the snapshot unless another writer holds the lock right now, or one at the same or a
-   * later position is already there; then drops all but the newest ones. One statement, so the
+   * later position is already there; then thins the older ones (snapshot-retention.ts). One statement, so the
    * lock lasts exactly as long as the insert and the parts come with their head or not at all.
    * True if this one was written.
    */
@@ -90,10 +88,11 @@ export class CandidateSnapshotStore {
       [snapshot.format, snapshot.position.commit.toString(), snapshot.position.prepare.toString(), snapshot.events,
         snapshot.last?.stream ?? null, snapshot.last?.revision ?? null, checksum(snapshot.payload), snapshot.payload]);
     if (rows.length === 0) return false;
+    const current = await this.heads(snapshot.format);
+    // Another format is for another build: once this one has its two, those only cost space.
     await this.db.query(
-      `DELETE FROM rm_candidate_snapshots WHERE id NOT IN (
-         SELECT id FROM rm_candidate_snapshots ORDER BY format = $1 DESC, commit_pos DESC, prepare_pos DESC LIMIT ${KEPT})`,
-      [snapshot.format]);
+      'DELETE FROM rm_candidate_snapshots WHERE id::text = ANY($1::text[]) OR (format <> $2 AND $3)',
+      [snapshotsToDrop(current), snapshot.format, current.length >= NEWEST_KEPT]);
     return true;
   }
 }

@@ -8,7 +8,6 @@ import { CandidateRequest } from '../request.js';
 import { decodeView, encodeView, SNAPSHOT_FORMAT, viewParts } from './view-codec.js';
 import { seededRandom } from '#test/support/seeded-random.js';
 
-
 const CLASSES = ['VCPU', 'MEMORY_MB', 'DISK_GB', 'CUSTOM_A', 'CUSTOM_B'];
 const TRAITS = ['HW_CPU_X86_AVX2', 'CUSTOM_T1', 'CUSTOM_T2', 'MISC_SHARES_VIA_AGGREGATE'];
 const AGGREGATES = ['agg-1', 'agg-2', 'agg-3'];

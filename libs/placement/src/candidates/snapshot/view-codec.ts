@@ -9,7 +9,7 @@ import type { CandidateView } from '../candidate-view.js';
  */
 export const SNAPSHOT_FORMAT = 1;
 
-/** Providers, and consumers of the project tally, per part: parts of about 1 MB on the bench cloud. */
+/** Providers, and consumers of the project tally, per part: parts of about a megabyte (docs/performance.md). */
 const PROVIDERS_PER_PART = 1000;
 const CONSUMERS_PER_PART = 10_000;
 
@@ -23,12 +23,9 @@ type Part =
   | { readonly kind: 'consumers'; readonly consumers: ProjectTallySnapshot['consumers'] };
 
 /**
- * The view as JSON parts of plain data. JSON: on the 1,000,001-event bench cloud's view (11,284
- * providers, 80,000 consumers, 21 MB) JSON.parse took 0.4-0.6 s where v8.deserialize took
- * 1.2-1.5 s on the same busy machine. Parts: a start-up never holds the whole text, nor the pg
- * driver's receive buffer for it, at once (external memory at its peak: 9 MB instead of 40 MB).
- * Resident memory once loaded barely moved (190 MB in a bare process either way): V8 keeps the
- * heap pages the parsed view itself needed.
+ * The view as JSON parts of plain data. JSON: JSON.parse reads a large view faster than
+ * v8.deserialize does. Parts: a start-up never holds the whole text, nor the pg driver's receive
+ * buffer for it, at once, which keeps external memory at its peak low (docs/performance.md).
  */
 export function encodeView(view: CandidateView): string[] {
   return [...viewParts(view)];

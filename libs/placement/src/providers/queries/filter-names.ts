@@ -2,6 +2,7 @@ import { badRequest } from '#domain/index.js';
 import { ProviderLookups } from '../../read-models/provider-lookups.js';
 import { ReadDb } from '../../shared/read-db.js';
 import { ProviderFilters, providerFilterSql } from './provider-filters.js';
+import { unique } from '#domain/shared/unique.js';
 
 async function anyProvider(db: ReadDb, filters: ProviderFilters): Promise<boolean> {
   const { where, params } = providerFilterSql(filters);
@@ -17,7 +18,7 @@ async function anyProvider(db: ReadDb, filters: ProviderFilters): Promise<boolea
  * known the short-cuts cannot change the answer, so only then are they skipped.
  */
 export async function checkFilterNames(db: ReadDb, lookups: ProviderLookups, filters: ProviderFilters): Promise<boolean> {
-  const required = [...new Set((filters.requiredTraits ?? []).flat())];
+  const required = unique((filters.requiredTraits ?? []).flat());
   const unknownRequired = await lookups.unknownTraits(required);
   const unknownForbidden = await lookups.unknownTraits(filters.forbiddenTraits ?? []);
   const unknownClasses = await lookups.unknownResourceClasses((filters.resources ?? []).map(([rc]) => rc));

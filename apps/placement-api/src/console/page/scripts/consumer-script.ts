@@ -2,7 +2,9 @@
  * The consumer view: its allocations now (GET /allocations/{uuid}), its history as a timeline
  * (GET /ledger/consumers/{uuid}/history: who, when, request id, and what changed from the
  * previous set), and its allocations as of any past time or position (GET /ledger/as-of/...),
- * which each timeline entry offers at its own position.
+ * which each timeline entry offers at its own position. Each entry also plans, for an admin, the
+ * restore of the consumer to that point and the revert of the request that wrote it
+ * (POST /ledger/restore, /ledger/revert): the plan is shown, and applied only with its hash.
  */
 export const CONSUMER_SCRIPT = String.raw`
   (function () {
@@ -11,6 +13,7 @@ export const CONSUMER_SCRIPT = String.raw`
     var now = document.getElementById('consumer-now');
     var past = document.getElementById('consumer-as-of');
     var timeline = document.getElementById('consumer-timeline');
+    var undo = document.getElementById('consumer-undo');
 
     function allocationsBlock(title, body, className) {
       var providers = Object.keys(body.allocations || {});
@@ -54,14 +57,18 @@ export const CONSUMER_SCRIPT = String.raw`
         var atThisPoint = h('button', { type: 'button', class: 'as-of-here', text: 'Allocations as of this point',
           'aria-label': 'Allocations as of ' + event.time });
         atThisPoint.addEventListener('click', function () { open(consumer, event.position); });
+        var undoing = undoButtons(event, { as_of: event.position, consumers: [consumer] }, function (kind, body, title) { plan(consumer, kind, body, title); });
         timeline.appendChild(h('li', { class: 'event', 'data-type': event.type, 'data-generation': event.generation, 'data-position': event.position }, [
           h('div', { class: 'when', text: event.time + ' · ' + event.type + (event.operation ? ' (' + event.operation + ')' : '') }),
           h('div', { class: 'who', text: 'by user ' + event.user_id + ', project ' + event.project_id + ' · request ' + event.request_id
             + ' · generation ' + event.generation }),
           h('ul', { class: 'changes' }, state.lines.map(function (line) { return h('li', { text: line }); })),
-          atThisPoint,
+          atThisPoint, undoing[0], undoing[1],
         ]));
       });
+    }
+    function plan(consumer, kind, body, title) {
+      undoPlan(undo, status, kind, body, title, function () { return open(consumer); });
     }
     function open(consumer, asOf) {
       show('consumer', false);
@@ -75,6 +82,7 @@ export const CONSUMER_SCRIPT = String.raw`
       return Promise.all([api('/allocations/' + id, '1.38'), history, then]).then(function (answers) {
         now.replaceChildren(allocationsBlock('Allocations now', answers[0], 'now'));
         past.replaceChildren();
+        undo.replaceChildren();
         if (answers[2]) past.appendChild(allocationsBlock('Allocations as of ' + asOf, answers[2], 'as-of'));
         renderTimeline(answers[1].events, consumer);
         setStatus(status, 'Consumer ' + consumer + ': ' + answers[1].events.length + ' event' + (answers[1].events.length === 1 ? '' : 's')
@@ -82,7 +90,7 @@ export const CONSUMER_SCRIPT = String.raw`
         (answers[2] ? past : now).querySelector('h3').setAttribute('tabindex', '-1');
         (answers[2] ? past : now).querySelector('h3').focus();
       }, function (error) {
-        [now, past, timeline].forEach(function (node) { node.replaceChildren(); });
+        [now, past, timeline, undo].forEach(function (node) { node.replaceChildren(); });
         failInto(status, null)(error);
       });
     }

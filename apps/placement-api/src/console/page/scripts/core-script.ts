@@ -17,18 +17,29 @@ export const CORE_SCRIPT = String.raw`
     sessionStorage.setItem('placement-token', value);
     return value;
   }
-  // Every call carries the token as X-Auth-Token, as noauth2 and Keystone both read it.
-  function api(path, version) {
-    return fetch(path, { headers: { 'X-Auth-Token': token(), Accept: 'application/json', 'OpenStack-API-Version': 'placement ' + (version || 'latest') } })
+  // Every call carries the token as X-Auth-Token, as noauth2 and Keystone both read it; without a
+  // token nothing is asked at all (the service would only refuse it).
+  // A body makes it a POST of that JSON (the undo's plan and apply); every other call is a GET.
+  function api(path, version, body) {
+    var value = token();
+    if (!value) return Promise.reject(new Error('Enter a token first: nothing is asked of the service without one.'));
+    var headers = { 'X-Auth-Token': value, Accept: 'application/json', 'OpenStack-API-Version': 'placement ' + (version || 'latest') };
+    if (body) headers['Content-Type'] = 'application/json';
+    return fetch(path, body ? { method: 'POST', headers: headers, body: JSON.stringify(body) } : { headers: headers })
       .then(function (response) {
         return response.json().catch(function () { return {}; }).then(function (body) {
           if (response.ok) return body;
           var detail = body.errors && body.errors[0] ? body.errors[0].detail : body.error && body.error.message ? body.error.message : response.statusText;
-          var error = new Error(response.status + ' ' + detail);
+          var error = new Error(response.status + ' ' + String(detail).replace(/\s+/g, ' ').trim() + refusal(response.status));
           error.status = response.status;
           throw error;
         });
       });
+  }
+  function refusal(status) {
+    if (status === 401) return ' The token is missing, expired or revoked: enter another.';
+    if (status === 403) return ' This token\'s roles do not allow this view: it needs a token with the admin or service role, or a policy file that opens the rule named.';
+    return '';
   }
   function h(tag, attrs, children) {
     var node = document.createElement(tag);
@@ -54,6 +65,44 @@ export const CORE_SCRIPT = String.raw`
       if (clear) clear.replaceChildren();
       setStatus(node, String(error.message || error), true);
     };
+  }
+  // An undo's plan as the API answers it (POST /ledger/revert or /ledger/restore): per stream the
+  // events to append and what refuses it, the later writes in the way; Apply sends the plan's hash,
+  // then reopen() shows the view again and the request the apply was.
+  function undoPlan(container, statusNode, kind, body, title, reopen) {
+    container.replaceChildren(h('p', { class: 'status', text: 'Planning…' }));
+    api('/ledger/' + kind, null, body).then(function (answer) {
+      var block = h('section', { class: 'undo-plan', 'aria-label': 'Plan', 'data-status': answer.status }, [
+        h('h3', { text: 'Plan: ' + title, tabindex: '-1' }),
+        h('p', { class: 'meta', text: answer.status + ' · plan hash ' + answer.plan_hash }),
+        h('ul', { class: 'plan-streams' }, answer.streams.map(function (stream) {
+          var lines = stream.events.map(function (e) { return '+ ' + e.type; }).concat(stream.problems.map(function (p) { return 'refused: ' + p; }));
+          return h('li', { 'data-stream': stream.stream, text: stream.stream + ': ' + (lines.join(', ') || 'as it was') });
+        })),
+        h('ul', { class: 'plan-conflicts' }, answer.conflicts.map(function (c) {
+          return h('li', { text: 'changed since by request ' + c.request_id + ' of user ' + c.user_id + ' at ' + c.time + ' (' + c.stream + ')' });
+        })),
+      ]);
+      if (answer.status === 'ready') {
+        var apply = h('button', { type: 'button', class: 'apply-plan', text: 'Apply this plan' });
+        apply.addEventListener('click', function () {
+          api('/ledger/' + kind, null, Object.assign({}, body, { apply: true, plan_hash: answer.plan_hash })).then(function (done) {
+            return reopen().then(function () { container.replaceChildren(h('p', { class: 'status applied', text: 'Applied as request ' + done.request_id + '.' })); });
+          }, failInto(statusNode, null));
+        });
+        block.appendChild(apply);
+      }
+      container.replaceChildren(block);
+      block.querySelector('h3').focus();
+    }, failInto(statusNode, container));
+  }
+  // A timeline entry's two undo buttons: the plan to restore to its point, and to revert its request.
+  function undoButtons(event, restoreBody, plan) {
+    var restoreHere = h('button', { type: 'button', class: 'restore-here', text: 'Restore to here', 'aria-label': 'Plan restoring to ' + event.time });
+    restoreHere.addEventListener('click', function () { plan('restore', restoreBody, 'restore to ' + event.time); });
+    var revertThis = h('button', { type: 'button', class: 'revert-request', text: 'Revert this request', 'aria-label': 'Plan reverting request ' + event.request_id });
+    revertThis.addEventListener('click', function () { plan('revert', { request_id: event.request_id }, 'revert of request ' + event.request_id); });
+    return [restoreHere, revertThis];
   }
   function round(n) { return Math.round(n * 1000) / 1000; }
   function resourcesText(resources) {

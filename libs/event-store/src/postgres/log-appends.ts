@@ -1,0 +1,197 @@
+import type { Pool } from 'pg';
+import { AppendRequest, AppendResult, LogPosition, RecordedEvent, START, WrongExpectedRevision } from '../port.js';
+import { InlineProjector } from './sql-client.js';
+import { BatchedSql, Held } from './batched-sql.js';
+import { toRecordedEvent } from './rows.js';
+import { markOf, outcomeInDoubt, resolveCommit, WrittenMark } from './commit-outcome.js';
+import { BATCH_LOCK_TIMEOUT, BatchOutcome } from './append-batches.js';
+
+const DEADLOCK = '40P01';
+const UNIQUE_VIOLATION = '23505';
+/** Raised by es_append (event-store-schema.ts) when a stream is not at the expected revision. */
+const WRONG_REVISION = 'ES409';
+/** es_append's "any revision". */
+const ANY_REVISION = -2;
+
+const ES_APPEND_CALL = 'es_append($1::text[], $2::bigint[], $3::int[], $4::text[], $5::jsonb[], $6::jsonb[])';
+/**
+ * Only what the store assigns comes back: the data and metadata are the appender's own, and
+ * sending them back as text to be parsed again cost PostgreSQL and the server more than the
+ * rest of the answer (the inline projections read them from the request instead).
+ */
+const RECORDED = `SELECT transaction_id, position, stream_id, revision, recorded_at FROM ${ES_APPEND_CALL}`;
+/** With no projection to feed, only the last event's position: an import's thousands of rows are not sent back and parsed. */
+const LAST = `SELECT transaction_id, position, stream_id FROM ${ES_APPEND_CALL} ORDER BY position DESC LIMIT 1`;
+/** The same, for an append sharing its transaction with others: a moved stream answers one row with a NULL position. */
+const orConflict = (text: string) => text.replace('es_append(', 'es_append_or_conflict(');
+/** The heads of 'any' streams, read after es_append locked them: exact, and the only way to learn one given no events. */
+const HEADS = 'SELECT stream_id, revision FROM es_streams WHERE stream_id = ANY($1::text[])';
+/**
+ * A shared transaction takes every lock on its streams first, in one order, as an append alone
+ * does: a batch then never waits for a stream another process's transaction holds while holding
+ * one that transaction waits for. That order is es_append's, by code point: "C" collation,
+ * whatever the database's own (en_US orders 'trait-CUSTOM_A' and 'trait-CUSTOMB' the other way).
+ */
+const LOCK_STREAMS = 'SELECT 1 FROM es_streams WHERE stream_id = ANY($1::text[]) ORDER BY stream_id COLLATE "C" FOR NO KEY UPDATE';
+
+type Rows = readonly Record<string, any>[];
+
+/**
+ * One append in its own transaction: BEGIN, es_append (and the heads of 'any' streams) in one
+ * round trip, then the projections, whose statements that need no answer ride with the COMMIT.
+ */
+export async function appendAlone(pool: Pool, projectors: readonly InlineProjector[], requests: readonly AppendRequest[]): Promise<AppendResult> {
+  const client = await pool.connect();
+  let committing = false;
+  let released = false;
+  let result: AppendResult = { position: START, revisions: {} };
+  try {
+    const tx = new BatchedSql(client);
+    tx.defer('BEGIN');
+    const answers = await tx.queryEach(statementsOf(requests, projectors.length > 0, ''));
+    const { recorded, written } = writtenBy(requests, answers, projectors.length > 0);
+    result = written;
+    for (const project of projectors) await project(tx, recorded);
+    const closing = await tx.takeDeferred();
+    committing = true;
+    // An error in the projections' statements aborts the transaction before the COMMIT runs.
+    await client.query([...closing, 'COMMIT'].join(';\n'));
+    return result;
+  } catch (error) {
+    if (committing && result.position.commit > 0n && outcomeInDoubt(error)) {
+      // The socket died with COMMIT sent: answering "failed" could deny a claim that holds.
+      client.release(true);
+      released = true;
+      if (await resolveCommit(pool, markOf(requests, result), error) === 'committed') return result;
+      throw error;
+    }
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw translate(error, requests);
+  } finally {
+    if (!released) client.release();
+  }
+}
+
+/**
+ * Several appends in one transaction and one COMMIT, each as es_append_or_conflict: one whose
+ * stream moved is refused and leaves no trace, the others are written with their projections.
+ * Throws, having written nothing, when the transaction fails as a whole before its COMMIT.
+ */
+export async function appendTogether(
+  pool: Pool, projectors: readonly InlineProjector[], batch: readonly (readonly AppendRequest[])[],
+): Promise<BatchOutcome[]> {
+  const client = await pool.connect();
+  let committing = false;
+  let released = false;
+  const outcomes: BatchOutcome[] = [];
+  let mark: WrittenMark | undefined;
+  try {
+    const tx = new BatchedSql(client);
+    tx.defer('BEGIN');
+    tx.defer(`SET LOCAL lock_timeout = '${BATCH_LOCK_TIMEOUT}'`);
+    tx.defer(LOCK_STREAMS, [[...new Set(batch.flatMap((requests) => requests.map((request) => request.stream)))]]);
+    // Every append in one message: a batch costs the round trips of one append alone.
+    const plans = batch.map((requests) => statementsOf(requests, projectors.length > 0, 'or conflict'));
+    const answers = await tx.queryEach(plans.flat());
+    let at = 0;
+    for (const [i, requests] of batch.entries()) {
+      const own = answers.slice(at, at += plans[i].length);
+      const { rows } = own[0];
+      if (rows.length === 1 && rows[0].position === null) {
+        outcomes.push({ refused: wrongRevision(rows[0].stream_id, requests) });
+        continue;
+      }
+      const { recorded, written } = writtenBy(requests, own, projectors.length > 0);
+      for (const project of projectors) await project(tx, recorded);
+      outcomes.push({ written });
+      if (written.position.commit > 0n) mark = markOf(requests, written);
+    }
+    const closing = await tx.takeDeferred();
+    committing = true;
+    await client.query([...closing, 'COMMIT'].join(';\n'));
+    return outcomes;
+  } catch (error) {
+    // No event to write (every append refused, or none had events): the outcomes stand,
+    // whatever became of the COMMIT.
+    if (committing && !mark) return outcomes;
+    if (committing && mark && outcomeInDoubt(error)) {
+      client.release(true);
+      released = true;
+      let committed: boolean;
+      try {
+        committed = await resolveCommit(pool, mark, error) === 'committed';
+      } catch (unknown) {
+        return outcomes.map((outcome) => ('written' in outcome ? { refused: unknown } : outcome));
+      }
+      if (committed) return outcomes;
+    } else {
+      await client.query('ROLLBACK').catch(() => undefined);
+    }
+    throw error;
+  } finally {
+    if (!released) client.release();
+  }
+}
+
+/** An append's statements: es_append, answering every event for projections or the last one only, then the heads of its 'any' streams. */
+function statementsOf(requests: readonly AppendRequest[], projecting: boolean, shared: '' | 'or conflict'): Held[] {
+  const text = projecting ? RECORDED : LAST;
+  const statements: Held[] = [{ text: shared ? orConflict(text) : text, params: esAppendParams(requests) }];
+  const any = requests.filter((request) => request.expectedRevision === 'any').map((request) => request.stream);
+  if (any.length > 0) statements.push({ text: HEADS, params: [any] });
+  return statements;
+}
+
+/** es_append's parameters: the streams in the caller's order, their expectations and event counts, then the events' columns. */
+function esAppendParams(requests: readonly AppendRequest[]): unknown[] {
+  const events = requests.flatMap((request) => request.events);
+  return [requests.map((r) => r.stream), requests.map((r) => (r.expectedRevision === 'any' ? ANY_REVISION : r.expectedRevision)),
+    requests.map((r) => r.events.length), events.map((e) => e.type), events.map((e) => JSON.stringify(e.data)),
+    events.map((e) => JSON.stringify(e.metadata ?? {}))];
+}
+
+/**
+ * What an append wrote, from the answers to statementsOf: the events for the projections (none
+ * when there are none to feed), the last event's position, and each stream's head — the
+ * expected revision moved by its events, or, for 'any', the head read after es_append.
+ */
+function writtenBy(requests: readonly AppendRequest[], [appended, heads]: readonly { rows: Rows }[], projecting: boolean) {
+  const recorded = projecting ? recordedFrom(requests, appended.rows) : [];
+  const last = appended.rows.at(-1);
+  const position: LogPosition = !last ? START : projecting ? recorded.at(-1)!.position
+    : { commit: BigInt(last.transaction_id), prepare: BigInt(last.position) };
+  const read = new Map((heads?.rows ?? []).map((row) => [row.stream_id as string, Number(row.revision)]));
+  const revisions = Object.fromEntries(requests.map((request) => [request.stream, request.expectedRevision === 'any'
+    ? read.get(request.stream)! : request.expectedRevision + request.events.length]));
+  return { recorded, written: { position, revisions } };
+}
+
+/**
+ * The events es_append recorded, each from its row (what the store assigned) and the request (the
+ * rest). Rows come in the order of the events sent (positions are given in insertion order): the
+ * requests' events flattened. Each is checked against its row, so a mismatch cannot pass unseen.
+ */
+function recordedFrom(requests: readonly AppendRequest[], rows: Rows): RecordedEvent[] {
+  const sent = requests.flatMap((request) => request.events.map((event) => ({ stream: request.stream, event })));
+  if (sent.length !== rows.length) throw new Error(`es_append recorded ${rows.length} events of ${sent.length}`);
+  return rows.map((row, i) => {
+    const { stream, event } = sent[i];
+    if (row.stream_id !== stream) throw new Error(`es_append recorded ${row.stream_id} where ${stream} was sent`);
+    return toRecordedEvent({ ...row, type: event.type, data: event.data, metadata: event.metadata });
+  });
+}
+
+function wrongRevision(stream: string, requests: readonly AppendRequest[]): WrongExpectedRevision {
+  return new WrongExpectedRevision(stream, requests.find((request) => request.stream === stream)?.expectedRevision ?? 'any');
+}
+
+function translate(error: unknown, requests: readonly AppendRequest[]): unknown {
+  const code = (error as { code?: string }).code;
+  const constraint = (error as { constraint?: string }).constraint;
+  if (code === WRONG_REVISION) return wrongRevision((error as { detail?: string }).detail ?? '?', requests);
+  // A deadlock or a racing first append to the same stream is a concurrency conflict like any other.
+  if (code === DEADLOCK || (code === UNIQUE_VIOLATION && constraint?.startsWith('es_'))) {
+    return new WrongExpectedRevision(requests[0]?.stream ?? '?', requests[0]?.expectedRevision ?? 'any');
+  }
+  return error;
+}

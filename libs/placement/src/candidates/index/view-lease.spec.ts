@@ -1,0 +1,35 @@
+import { ViewLease } from './view-lease.js';
+
+const later = (ms = 5) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('the view lease', () => {
+  it('lets readers share it and holds a write until the last reader is done', async () => {
+    const lease = new ViewLease();
+    const seen: string[] = [];
+    const reading = lease.read(async () => { seen.push('read 1 starts'); await later(20); seen.push('read 1 ends'); });
+    const alsoReading = lease.read(async () => { seen.push('read 2 starts'); await later(5); seen.push('read 2 ends'); });
+    await later(1);
+    const writing = lease.write(() => seen.push('write'));
+    await Promise.all([reading, alsoReading, writing]);
+    expect(seen).toEqual(['read 1 starts', 'read 2 starts', 'read 2 ends', 'read 1 ends', 'write']);
+  });
+
+  it('lets a waiting write go before readers that came after it', async () => {
+    const lease = new ViewLease();
+    const seen: string[] = [];
+    const first = lease.read(async () => { await later(10); seen.push('first read'); });
+    await later(1);
+    const writing = lease.write(() => seen.push('write'));
+    const second = lease.read(async () => { seen.push('second read'); });
+    await Promise.all([first, writing, second]);
+    expect(seen).toEqual(['first read', 'write', 'second read']);
+  });
+
+  it('gives the lease back when the work fails', async () => {
+    const lease = new ViewLease();
+    await expect(lease.read(async () => { throw new Error('no'); })).rejects.toThrow('no');
+    expect(() => lease.write(() => { throw new Error('nor'); })).rejects.toThrow('nor');
+    await later(1);
+    expect(lease.free).toBe(true);
+  });
+});

@@ -1,0 +1,164 @@
+/**
+ * npm run bench:storm -- [--shape flat|nested] [--providers N] [--instances N] [--upstream-instances N]
+ *   [--schedulers N] [--servers ours,upstream] [--projects N] [--wide] [--profile] [--load api|import] [--workers N]
+ *   [--warmup N] [--seed N] [--json FILE]
+ *
+ * Issue 30's boot storm, ours and upstream Placement 8.0.0 side by side in one run on the same
+ * cloud: N schedulers booting instances of nine flavors as Nova's scheduler does (ask for
+ * candidates, weigh by free RAM, claim one of the five best, ask again on a 409), every request on
+ * a new connection. The cloud is made from a seed and loaded into ours through the API, then
+ * written into upstream's empty database by `placement-admin export` (storm/export.ts). Each
+ * server storms alone; its figures are the rate, the GET and PUT percentiles, 409s and retries,
+ * CPU per scheduled instance of its process tree and of PostgreSQL, round trips, GET / and memory
+ * meanwhile, and a consistency check. --wide adds issue 30's wide tree, asked about while the storm runs.
+ */
+import { writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { seededRandom } from '../support/seeded-random.js';
+import { createTestDatabase } from '../support/database.js';
+import { databaseStatements } from './claims-snapshot.js';
+import { BenchClient } from './http.js';
+import { Contender, startOurs, startUpstreamContender } from './versus/contenders.js';
+import { cpuMeter } from './versus/process-cpu.js';
+import { ServerProfile } from './server-profile.js';
+import { stormCloud, TreePlan, wideTree } from './storm/cloud.js';
+import { cloudState } from './storm/cloud-state.js';
+import { importUpstreamState } from './upstream-import.js';
+import { checkStorm } from './storm/check.js';
+import { exportTo } from './storm/export.js';
+import { ServerStorm, summaryOf } from './storm/figures.js';
+import { FLAT_MIX, NESTED_MIX } from './storm/flavors.js';
+import { loadCloud } from './storm/load.js';
+import { parseStormOptions, StormOptions } from './storm/options.js';
+import { candidatesPerFlavor, countDifferences } from './storm/probe.js';
+import { comparisonLines, stormLines } from './storm/report.js';
+import { Instance, planInstances, storm } from './storm/scheduler.js';
+import { settle, transactionsOf } from './storm/statistics.js';
+import { watchServer } from './storm/watch.js';
+import { askWide, wideProblems } from './storm/wide.js';
+
+const WIDE_WIDTH = 10;
+/** The wide questions come once the storm is under way. */
+const WIDE_DELAY_MS = 500;
+const say = (line: string) => process.stdout.write(`${line}\n`);
+const load = () => loadavg().map((n) => n.toFixed(2)).join(', ');
+
+async function stormOn(
+  contender: Contender, warmup: readonly Instance[], instances: readonly Instance[], options: StormOptions, profile: ServerProfile | null,
+): Promise<ServerStorm> {
+  const client = new BenchClient(contender.url, '1.36', false, true);
+  // Everything beside the schedulers: GET / meanwhile, the wide tree's questions, the check's reads.
+  const side = new BenchClient(contender.url, '1.39', false, true);
+  try {
+    const warmed = await storm(client, warmup, options.schedulers, options.seed + 3);
+    await settle();
+    const statementsBefore = await databaseStatements(side);
+    const transactionsBefore = await transactionsOf(contender.databaseUrl);
+    const meter = await cpuMeter(contender.pid, contender.databaseUrl);
+    const started = performance.now();
+    const watch = watchServer(side, contender.pid, started);
+    const wide = options.wide ? askWide(side, WIDE_WIDTH, started, WIDE_DELAY_MS) : Promise.resolve([]);
+    let measured;
+    try {
+      measured = await meter.around(() => ServerProfile.within(profile, 'storm', () => storm(client, instances, options.schedulers, options.seed, started)));
+    } catch (error) {
+      await watch.stop();
+      throw error;
+    } finally {
+      // Closed whatever happens: dropping the database would kill its connection, and that error hide the storm's.
+      await meter.close();
+    }
+    const { result, cpu } = measured;
+    const asked = await wide;
+    const watched = await watch.stop();
+    const statementsAfter = await databaseStatements(side);
+    await settle();
+    const transactions = (await transactionsOf(contender.databaseUrl)) - transactionsBefore;
+    const problems = await checkStorm(side, [...warmed.acknowledged, ...result.acknowledged]);
+    if (warmed.failed > 0) problems.push(`${warmed.failed} instances of the warm-up given up on an error: ${warmed.failures.join(' | ')}`);
+    const statements = statementsBefore === null || statementsAfter === null ? null : statementsAfter - statementsBefore;
+    return { server: contender.name, asked: instances.length, warmedBy: warmed.acknowledged.length, result, cpu, statements, transactions, watched, wide: asked, problems };
+  } finally {
+    client.close();
+    side.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const options = parseStormOptions(process.argv.slice(2));
+  const trees: TreePlan[] = stormCloud(options.shape, options.providers, options.seed);
+  if (options.wide) trees.push(wideTree(seededRandom(options.seed + 1), WIDE_WIDTH));
+  const mix = options.shape === 'flat' ? FLAT_MIX : NESTED_MIX;
+  const instances = planInstances(mix, Math.max(options.instances, options.upstreamInstances), options.projects, options.seed + 2);
+  // Its own projects (another seed), so each project's usages still equal its claims.
+  const warmup = planInstances(mix, options.warmup, options.projects, options.seed + 4);
+  const upstreamWarmup = warmup.slice(0, Math.ceil((options.warmup * options.upstreamInstances) / Math.max(1, options.instances)));
+  const providers = trees.reduce((n, tree) => n + tree.length, 0);
+  say(`== storm: ${options.shape}, ${options.providers} computes (${providers} providers${options.wide ? ', with the wide tree' : ''}), `
+    + `${options.schedulers} schedulers${options.workers > 0 ? `, PLACEMENT_WORKERS=${options.workers}` : ''}, ${options.projects === 0 ? 'a project per instance' : `${options.projects} project${options.projects === 1 ? '' : 's'}`}, seed ${options.seed}; load average ${load()}`);
+
+  const reports: ServerStorm[] = [];
+  const counts: Record<string, Record<string, number | string>> = {};
+  const profile = options.profile ? new ServerProfile() : null;
+  const env: Record<string, string> = options.workers > 0 ? { PLACEMENT_WORKERS: String(options.workers) } : {};
+  // Imported: the cloud is in the database before ours starts (which is then kept at its stop, and dropped here).
+  const imported = options.load === 'import' ? await createTestDatabase('pl_bench') : null;
+  let ours: Contender | null = null;
+  let upstream: Contender | null = null;
+  try {
+    if (imported) {
+      const seconds = await importUpstreamState(cloudState(trees), imported.url);
+      say(`  ours     imported as an upstream database (placement-admin import): ${providers} providers in ${seconds.toFixed(1)} s`);
+    }
+    ours = await startOurs(env, profile?.nodeArgs, imported?.url);
+    if (!imported) {
+      const loader = new BenchClient(ours.url, '1.39', true);
+      const t0 = performance.now();
+      const requests = await loadCloud(loader, trees).finally(() => loader.close());
+      const seconds = (performance.now() - t0) / 1000;
+      say(`  ours     loaded through the API: ${providers} providers, ${requests} requests in ${seconds.toFixed(1)} s (${(providers / seconds).toFixed(1)} providers/s)`);
+    }
+    if (options.servers.includes('upstream')) {
+      upstream = await startUpstreamContender();
+      say(`  upstream exported from ours in ${(await exportTo(ours.databaseUrl, upstream.databaseUrl)).toFixed(1)} s`);
+    }
+    for (const contender of upstream ? [ours, upstream] : [ours]) {
+      const probe = new BenchClient(contender.url, '1.36', false, true);
+      counts[contender.name] = await candidatesPerFlavor(probe, mix).finally(() => probe.close());
+    }
+    say(`  candidates per flavor before the storm (limit=1000): ${Object.entries(counts.ours).map(([name, n]) => `${name} ${n}`).join(', ')}`);
+    if (upstream) {
+      const differences = countDifferences(counts.ours, counts.upstream);
+      say(`  upstream ${differences.length === 0 ? 'finds as many' : `finds otherwise (ours/upstream): ${differences.join(', ')}`}`);
+    }
+    if (options.servers.includes('ours')) {
+      reports.push(await stormOn(ours, warmup, instances.slice(0, options.instances), options, profile));
+      for (const line of stormLines(reports[reports.length - 1])) process.stdout.write(line);
+    }
+    // Upstream storms alone: ours, done, gives the cores back.
+    await ours.stop();
+    ours = null;
+    // The server wrote its profile as it exited.
+    if (profile) process.stdout.write(profile.report(20));
+    if (upstream) {
+      reports.push(await stormOn(upstream, upstreamWarmup, instances.slice(0, options.upstreamInstances), options, null));
+      for (const line of stormLines(reports[reports.length - 1])) process.stdout.write(line);
+    }
+  } finally {
+    await ours?.stop();
+    await upstream?.stop();
+    await imported?.drop();
+  }
+  const [mine, theirs] = [reports.find((r) => r.server === 'ours'), reports.find((r) => r.server === 'upstream')];
+  if (mine && theirs) for (const line of comparisonLines(mine, theirs)) process.stdout.write(line);
+  say(`  load average at the end ${load()}`);
+  if (options.json) writeFileSync(options.json, JSON.stringify({ options, candidatesPerFlavor: counts, reports: reports.map(summaryOf) }, null, 2));
+  // Upstream's errors are its own (reported above); ours must have none, nor either server an inconsistency.
+  const oursFailed = (r: ServerStorm) => r.server === 'ours' && (r.result.failed > 0 || r.wide.some((w) => wideProblems(w).length > 0));
+  if (reports.some((r) => r.problems.length > 0 || oursFailed(r))) process.exitCode = 1;
+}
+
+main().catch((error) => {
+  process.stderr.write(`bench:storm failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

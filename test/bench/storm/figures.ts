@@ -1,0 +1,50 @@
+import { percentile } from '../measure.js';
+import type { CpuSplit } from '../versus/process-cpu.js';
+import type { StormResult, Timed } from './scheduler.js';
+import type { Watched } from './watch.js';
+import type { WideAsked } from './wide.js';
+
+/** What one server's storm measured, as reported and written to --json. */
+export interface ServerStorm {
+  readonly server: 'ours' | 'upstream';
+  readonly asked: number;
+  /** Instances booted first, uncounted (--warmup). */
+  readonly warmedBy: number;
+  readonly result: StormResult;
+  readonly cpu: CpuSplit;
+  /** Round trips to PostgreSQL during the storm: statements (ours says, upstream does not), and transactions (PostgreSQL's count). */
+  readonly statements: number | null;
+  readonly transactions: number;
+  readonly watched: Watched;
+  readonly wide: readonly WideAsked[];
+  readonly problems: readonly string[];
+}
+
+export interface Spread { readonly n: number; readonly p50: number; readonly p95: number; readonly p99: number; readonly max: number }
+
+/** Nearest-rank percentiles of the times (measure.ts's rule); NaN for none. */
+export function spreadOf(times: readonly Timed[]): Spread {
+  const sorted = times.map((t) => t.ms).sort((a, b) => a - b);
+  if (sorted.length === 0) return { n: 0, p50: NaN, p95: NaN, p99: NaN, max: NaN };
+  return { n: sorted.length, p50: percentile(sorted, 50), p95: percentile(sorted, 95), p99: percentile(sorted, 99), max: sorted[sorted.length - 1] };
+}
+
+/** The times that ended inside [from, to] (ms since the storm began), or outside it. */
+export const within = (times: readonly Timed[], from: number, to: number) => times.filter((t) => t.at >= from && t.at <= to);
+export const outside = (times: readonly Timed[], from: number, to: number) => times.filter((t) => t.at < from || t.at > to);
+
+/** The summary --json keeps: every figure, none of the raw samples. */
+export function summaryOf(s: ServerStorm) {
+  const scheduled = s.result.acknowledged.length;
+  const { acknowledged: _claims, gets, puts, ...counts } = s.result;
+  return {
+    server: s.server, asked: s.asked, warmedBy: s.warmedBy, scheduled, ...counts,
+    instancesPerSecond: scheduled / s.result.seconds,
+    get: spreadOf(gets), put: spreadOf(puts), root: spreadOf(s.watched.root),
+    cpuPerInstanceMs: { server: s.cpu.server / scheduled, database: s.cpu.database / scheduled, other: s.cpu.other / scheduled },
+    statementsPerInstance: s.statements === null ? null : s.statements / scheduled,
+    transactionsPerInstance: s.transactions / scheduled,
+    peakTreeRssMb: s.watched.peakTreeRss / 2 ** 20, peakProcessHwmMb: s.watched.peakProcessHwm / 2 ** 20,
+    wide: s.wide, problems: s.problems,
+  };
+}

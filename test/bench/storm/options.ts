@@ -1,0 +1,67 @@
+import type { ShapeName } from './cloud.js';
+
+/** `npm run bench:storm` flags, for a full run or a small smoke run. */
+export interface StormOptions {
+  readonly shape: ShapeName;
+  /** Computes: flat providers, or trees. */
+  readonly providers: number;
+  readonly instances: number;
+  /** Upstream schedules about 2 to 10 instances a second: it may boot the first of them only. */
+  readonly upstreamInstances: number;
+  readonly schedulers: number;
+  readonly servers: readonly ('ours' | 'upstream')[];
+  /** 0: a project of its own for each instance. */
+  readonly projects: number;
+  readonly wide: boolean;
+  /** Ours runs under V8's profiler and the storm's functions of most self time follow its figures. */
+  readonly profile: boolean;
+  readonly seed: number;
+  /** How the cloud reaches ours: through the API, or as an upstream database imported (100,000 providers). */
+  readonly load: 'api' | 'import';
+  /**
+   * Instances booted before the measured storm, uncounted, as a long-running server has booted
+   * many before (V8 compiles the path, PostgreSQL's backends warm); upstream boots its share in
+   * proportion to its instances. Other projects than the storm's, and checked with it.
+   */
+  readonly warmup: number;
+  /** PLACEMENT_WORKERS for ours; 0 leaves it unset (one process). */
+  readonly workers: number;
+  readonly json?: string;
+}
+
+export const USAGE = 'npm run bench:storm -- [--shape flat|nested] [--providers N] [--instances N] [--upstream-instances N] '
+  + '[--schedulers N] [--servers ours,upstream] [--projects N] [--wide] [--profile] [--load api|import] [--workers N] [--warmup N] [--seed N] [--json FILE]';
+
+/** Past the first few hundred claims a server's CPU per claim is steady (docs/performance.md, warm-up). */
+const DEFAULT_WARMUP = 500;
+
+const VALUED = ['--shape', '--providers', '--instances', '--upstream-instances', '--schedulers', '--servers', '--projects', '--seed', '--load', '--workers', '--warmup', '--json'];
+
+export function parseStormOptions(argv: readonly string[]): StormOptions {
+  const values = new Map<string, string>();
+  let wide = false;
+  let profile = false;
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--wide') wide = true;
+    else if (argv[i] === '--profile') profile = true;
+    else if (VALUED.includes(argv[i]) && i + 1 < argv.length) values.set(argv[i], argv[++i]);
+    else throw new Error(`unknown argument ${argv[i]}; usage: ${USAGE}`);
+  }
+  const count = (flag: string, fallback: number) => {
+    const n = Number(values.get(flag) ?? fallback);
+    if (!Number.isInteger(n) || n < 0) throw new Error(`${flag} wants a whole number, not ${values.get(flag)}`);
+    return n;
+  };
+  const shape = values.get('--shape') ?? 'flat';
+  if (shape !== 'flat' && shape !== 'nested') throw new Error(`--shape is flat or nested, not ${shape}`);
+  const servers = (values.get('--servers') ?? 'ours,upstream').split(',');
+  if (servers.length === 0 || servers.some((s) => s !== 'ours' && s !== 'upstream')) throw new Error(`--servers lists ours and/or upstream, not ${values.get('--servers')}`);
+  const instances = count('--instances', 1000);
+  const load = values.get('--load') ?? 'api';
+  if (load !== 'api' && load !== 'import') throw new Error(`--load is api or import, not ${load}`);
+  return {
+    shape, providers: count('--providers', 1000), instances, upstreamInstances: count('--upstream-instances', instances),
+    schedulers: Math.max(1, count('--schedulers', 10)), servers: servers as StormOptions['servers'], projects: count('--projects', 0),
+    wide, profile, seed: count('--seed', 30), load, workers: count('--workers', 0), warmup: count('--warmup', Math.min(instances, DEFAULT_WARMUP)), json: values.get('--json'),
+  };
+}

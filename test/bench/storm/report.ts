@@ -1,0 +1,49 @@
+import { outside, ServerStorm, Spread, spreadOf, within } from './figures.js';
+import { wideProblems } from './wide.js';
+
+const f = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : '-');
+const ms = (s: Spread) => `n=${s.n} p50 ${f(s.p50, 1)} / p95 ${f(s.p95, 1)} / p99 ${f(s.p99, 1)} ms`;
+const mb = (bytes: number) => `${f(bytes / 2 ** 20, 0)} MB`;
+
+/** One server's storm, a line per figure. */
+export function stormLines(s: ServerStorm): string[] {
+  const r = s.result;
+  const scheduled = r.acknowledged.length;
+  const who = `  ${s.server.padEnd(8)} `;
+  const per = (x: number) => f(x / scheduled, 2);
+  const lines = [
+    `${who}${scheduled} of ${s.asked} instances scheduled (${r.noValidHost} no valid host, ${r.failed} errors) in ${f(r.seconds, 2)} s = ${f(scheduled / r.seconds)} instances/s`
+      + `${s.warmedBy > 0 ? `, after ${s.warmedBy} uncounted to warm up` : ''}`,
+    ...(r.failed > 0 ? [`${who}${r.failed} instances given up on an error: ${r.failures.join(' | ')}`] : []),
+    `${who}GET candidates ${ms(spreadOf(r.gets))} | PUT allocations ${ms(spreadOf(r.puts))}`,
+    `${who}409s: ${r.capacityConflicts + r.raceConflicts} (${r.capacityConflicts} capacity, ${r.raceConflicts} concurrent update); `
+      + `${r.retries} questions asked again, by ${r.retriedInstances} instances`,
+    `${who}CPU per scheduled instance: server ${per(s.cpu.server)} ms + PostgreSQL ${per(s.cpu.database)} ms = ${per(s.cpu.server + s.cpu.database)} ms `
+      + `(rest of the host ${per(s.cpu.other)} ms)`,
+    `${who}round trips to PostgreSQL per scheduled instance: ${s.statements === null ? 'statements not reported' : `${per(s.statements)} statements`}, `
+      + `${per(s.transactions)} transactions`,
+    `${who}GET / every 100 ms meanwhile: ${ms(spreadOf(s.watched.root))}${s.watched.rootFailures > 0 ? `, ${s.watched.rootFailures} FAILED` : ''}; `
+      + `peak RSS ${mb(s.watched.peakTreeRss)} (process tree, sampled), largest process's high-water mark ${mb(s.watched.peakProcessHwm)}`,
+  ];
+  if (s.wide.length > 0) {
+    const from = s.wide[0].from, to = s.wide[s.wide.length - 1].to;
+    const asked = s.wide.map((w) => `${w.label}: ${w.status ?? 'no answer'}${w.candidates !== null ? ` (${w.candidates} candidates)` : ''} in ${f(w.to - w.from, 0)} ms`);
+    const problems = s.wide.flatMap(wideProblems);
+    lines.push(`${who}wide tree, asked ${f(from / 1000, 1)} s into the storm: ${asked.join('; ')}: ${problems.length === 0 ? 'as issue 30 asks' : `not as issue 30 asks (${problems.join('; ')})`}`);
+    lines.push(`${who}while asked (${f((to - from) / 1000, 1)} s): GET / ${ms(spreadOf(within(s.watched.root, from, to)))}, PUT ${ms(spreadOf(within(r.puts, from, to)))}; `
+      + `otherwise GET / ${ms(spreadOf(outside(s.watched.root, from, to)))}`);
+  }
+  lines.push(`${who}consistency: ${s.problems.length === 0 ? 'sound (no over-commit, every claim read back, project usages equal the claims)' : `VIOLATED (${s.problems.length}): ${s.problems.slice(0, 5).join('; ')}`}`);
+  return lines.map((line) => `${line}\n`);
+}
+
+/** Ours against upstream: how many times more instances a second, and how many times less CPU each. */
+export function comparisonLines(ours: ServerStorm, upstream: ServerStorm): string[] {
+  const rate = (s: ServerStorm) => s.result.acknowledged.length / s.result.seconds;
+  const cpu = (s: ServerStorm) => (s.cpu.server + s.cpu.database) / s.result.acknowledged.length;
+  const p50 = (s: ServerStorm, which: 'gets' | 'puts') => spreadOf(s.result[which]).p50;
+  return [
+    `  ours/upstream: ${f(rate(ours) / rate(upstream))}x instances/s, ${f(cpu(upstream) / cpu(ours))}x less server + PostgreSQL CPU per instance, `
+      + `GET p50 ${f(p50(upstream, 'gets') / p50(ours, 'gets'))}x, PUT p50 ${f(p50(upstream, 'puts') / p50(ours, 'puts'))}x faster\n`,
+  ];
+}

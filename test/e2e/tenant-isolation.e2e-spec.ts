@@ -1,0 +1,177 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { RequestOptions, startTestApp, TestApp } from '../support/test-app.js';
+
+/**
+ * Issue 27: no project reads another's data through the ledger. With the default policy the
+ * ledger's consumer routes are admin's and service's; opened to project readers by a policy file,
+ * each judges what it shows against the data's own project: a consumer's (then and now), each
+ * event's, each claim's, each row's; never against what the caller says of itself.
+ */
+const OPENED = [
+  'placement:allocations:list', 'placement:ledger:consumers:history', 'placement:ledger:events',
+  'placement:ledger:audit:provider_claims', 'placement:ledger:audit:request', 'placement:ledger:audit:stale_consumers',
+];
+
+const readerOf = (project: string): RequestOptions => ({ token: `reader-${project}:${project}`, headers: { 'x-roles': 'member,reader' } });
+const A = `proj-a-${randomUUID().slice(0, 8)}`;
+const B = `proj-b-${randomUUID().slice(0, 8)}`;
+
+async function buildCloud(app: TestApp) {
+  const rp = randomUUID();
+  const [a1, a2, b1, b2, moved] = [randomUUID(), randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+  const ok = async (method: string, path: string, body?: object) => {
+    const reply = await app.request(method, path, { version: '1.39', body });
+    expect({ path, status: reply.status, text: reply.text }).toMatchObject({ status: reply.status < 300 ? reply.status : 204 });
+    return reply.headers.get('x-openstack-request-id')!;
+  };
+  const claim = (consumer: string, project: string, generation: number | null, vcpu = 1) => ok('PUT', `/allocations/${consumer}`, {
+    allocations: { [rp]: { resources: { VCPU: vcpu } } }, project_id: project, user_id: `user-${project}`, consumer_generation: generation, consumer_type: 'INSTANCE',
+  });
+  await ok('POST', '/resource_providers', { name: `iso-${rp}`, uuid: rp });
+  await ok('PUT', `/resource_providers/${rp}/inventories`, { resource_provider_generation: 0, inventories: { VCPU: { total: 100 } } });
+  await claim(a1, A, null);
+  await claim(b1, B, null);
+  await claim(moved, B, null);
+  await claim(moved, A, 1, 2);
+  const batch = await ok('POST', '/allocations', {
+    [a2]: { allocations: { [rp]: { resources: { VCPU: 3 } } }, project_id: A, user_id: `user-${A}`, consumer_generation: null, consumer_type: 'INSTANCE' },
+    [b2]: { allocations: { [rp]: { resources: { VCPU: 4 } } }, project_id: B, user_id: `user-${B}`, consumer_generation: null, consumer_type: 'INSTANCE' },
+  });
+  await ok('DELETE', `/allocations/${a1}`);
+  return { rp, a1, a2, b1, b2, moved, batch };
+}
+
+type Cloud = Awaited<ReturnType<typeof buildCloud>>;
+
+/** The consumers and projects an answer names: what must never cross from one project to another. */
+const named = (cloud: Cloud, text: string): string[] => [
+  ...(['a1', 'a2', 'b1', 'b2', 'moved', 'rp'] as const).filter((key) => text.includes(cloud[key])),
+  ...(text.includes(B) ? ['B'] : []), ...(text.includes(A) ? ['A'] : []),
+];
+
+describe('tenant isolation: the ledger judged against the data it shows', () => {
+  let app: TestApp;
+  let opened: TestApp;
+  let dir: string;
+  let cloud: Cloud;
+  let openedCloud: Cloud;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'isolation-'));
+    const file = join(dir, 'policy.yaml');
+    writeFileSync(file, OPENED.map((rule) => `"${rule}": "rule:admin_or_project_reader_or_service_api"\n`).join(''));
+    [app, opened] = await Promise.all([startTestApp(), startTestApp({ PLACEMENT_POLICY_FILE: file })]);
+    [cloud, openedCloud] = await Promise.all([buildCloud(app), buildCloud(opened)]);
+    // The stale-consumer audit counts whole seconds since a consumer's last write.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all([app?.close(), opened?.close()]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  describe('with the default policy', () => {
+    it('refuses a project\'s member and reader every consumer route, its own project\'s included', async () => {
+      const paths = [
+        `/allocations/${cloud.a2}`, `/ledger/consumers/${cloud.a2}/history`, '/ledger/events', '/ledger/events?wait=1',
+        `/ledger/audit/request/${cloud.batch}`, '/ledger/audit/stale-consumers?older_than=PT1S', `/ledger/audit/provider-claims?provider=${cloud.rp}`,
+        `/ledger/as-of/allocations/${cloud.a2}?as_of=${new Date().toISOString()}`, `/ledger/resource_providers/${cloud.rp}/history`,
+      ];
+      for (const path of paths) {
+        const reply = await app.request('GET', path, readerOf(A));
+        expect([path, reply.status, named(cloud, reply.text)]).toEqual([path, 403, []]);
+      }
+    });
+
+    it('shows admin every project\'s', async () => {
+      const events = (await app.request('GET', '/ledger/events?limit=1000')).body.events;
+      expect(new Set(events.map((event: { stream: string }) => event.stream))).toContain(`consumer-${cloud.b2}`);
+      expect((await app.request('GET', `/ledger/audit/request/${cloud.batch}`)).body.allocations).toHaveLength(2);
+    });
+  });
+
+  describe('opened to project readers by a policy file', () => {
+    const ask = (path: string, project = A) => opened.request('GET', path, { version: '1.39', ...readerOf(project) });
+
+    it('shows a consumer\'s allocations only to its own project, and a consumer holding nothing to nobody but admin', async () => {
+      expect((await ask(`/allocations/${openedCloud.a2}`)).status).toBe(200);
+      expect((await ask(`/allocations/${openedCloud.b1}`)).status).toBe(403);
+      expect((await ask(`/allocations/${openedCloud.b1}`, B)).status).toBe(200);
+      expect((await ask(`/allocations/${openedCloud.a1}`)).status).toBe(403);
+      expect((await opened.request('GET', `/allocations/${openedCloud.a1}`)).status).toBe(200);
+    });
+
+    it('shows a consumer\'s history only to the project that holds it, and of a consumer that moved, only that project\'s part', async () => {
+      const history = async (consumer: string, project = A) => ask(`/ledger/consumers/${consumer}/history`, project);
+      const removed = await history(openedCloud.a1);
+      expect(removed.status).toBe(200);
+      expect(removed.body.events.map((event: { type: string }) => event.type)).toEqual(['ConsumerAllocationsReplaced', 'ConsumerRemoved']);
+      expect((await history(openedCloud.b1)).status).toBe(403);
+      expect((await history(randomUUID())).status).toBe(403);
+      const moved = await history(openedCloud.moved);
+      expect(moved.body.events.map((event: { data: { project_id: string } }) => event.data.project_id)).toEqual([A]);
+      expect((await history(openedCloud.moved, B)).status).toBe(403);
+      expect((await opened.request('GET', `/ledger/consumers/${openedCloud.moved}/history`)).body.events).toHaveLength(2);
+    });
+
+    it('feeds each project only its own consumers\' events: no provider, no other project', async () => {
+      // A consumer's claims name the provider they hold on: that much of it its project may see.
+      for (const [project, mine] of [[A, ['a1', 'a2', 'moved', 'rp', 'A']], [B, ['b1', 'b2', 'moved', 'rp', 'B']]] as const) {
+        const reply = await ask('/ledger/events?limit=1000', project);
+        expect(reply.status).toBe(200);
+        expect(named(openedCloud, reply.text).sort()).toEqual([...mine].sort());
+        for (const event of reply.body.events) expect(event.stream).toMatch(/^consumer-/);
+      }
+    });
+
+    it('holds a long poll past other projects\' writes and answers with its own project\'s', async () => {
+      const head = (await opened.request('GET', '/ledger/events?limit=1000')).body.next;
+      const waiting = ask(`/ledger/events?wait=10&after=${head}`);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const other = randomUUID();
+      const mine = randomUUID();
+      for (const [consumer, project] of [[other, B], [mine, A]]) {
+        expect((await opened.request('PUT', `/allocations/${consumer}`, { version: '1.39', body: {
+          allocations: { [openedCloud.rp]: { resources: { VCPU: 1 } } }, project_id: project, user_id: 'u', consumer_generation: null, consumer_type: 'INSTANCE',
+        } })).status).toBe(204);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      }
+      const answer = await waiting;
+      expect(answer.body.events.map((event: { stream: string }) => event.stream)).toEqual([`consumer-${mine}`]);
+      expect(answer.text).not.toContain(other);
+    });
+
+    it('audits a request that wrote two projects\' consumers showing each project its own part', async () => {
+      const audit = await ask(`/ledger/audit/request/${openedCloud.batch}`);
+      expect(audit.status).toBe(200);
+      expect(audit.body.allocations.map((write: { consumer_uuid: string }) => write.consumer_uuid)).toEqual([openedCloud.a2]);
+      expect(named(openedCloud, audit.text).sort()).toEqual(['A', 'a2', 'rp'].sort());
+      const provider = (await opened.request('GET', `/ledger/audit/request/${openedCloud.batch}`)).body;
+      expect(provider.events.map((event: { stream: string }) => event.stream)).toContain(`provider-${openedCloud.rp}`);
+      expect((await ask(`/ledger/audit/request/req-${randomUUID()}`)).status).toBe(403);
+      expect((await opened.request('GET', `/ledger/audit/request/req-${randomUUID()}`)).status).toBe(404);
+    });
+
+    it('lists stale consumers and a provider\'s claims of the caller\'s project only', async () => {
+      const stale = await ask('/ledger/audit/stale-consumers?older_than=PT1S&limit=1');
+      expect(stale.body.consumers.map((consumer: { consumer_uuid: string }) => consumer.consumer_uuid)).toHaveLength(1);
+      expect(named(openedCloud, (await ask('/ledger/audit/stale-consumers?older_than=PT1S')).text).sort()).toEqual(['A', 'a2', 'moved', 'rp'].sort());
+      const claims = (await ask(`/ledger/audit/provider-claims?provider=${openedCloud.rp}`, B)).body.claims;
+      expect(claims.map((claim: { consumer_uuid: string }) => claim.consumer_uuid)).toEqual(expect.arrayContaining([openedCloud.b1, openedCloud.b2]));
+      expect(new Set(claims.map((claim: { project_id: string }) => claim.project_id))).toEqual(new Set([B]));
+    });
+
+    it('time-travels a consumer only for the project that held it then', async () => {
+      const past = (await opened.request('GET', `/ledger/consumers/${openedCloud.a1}/history`)).body.events[0].position;
+      expect((await ask(`/ledger/as-of/allocations/${openedCloud.a1}?as_of=${past}`)).status).toBe(200);
+      expect((await ask(`/ledger/as-of/allocations/${openedCloud.a1}?as_of=${past}`, B)).status).toBe(403);
+    });
+
+    it('still keeps providers\' histories to admin and service', async () => {
+      expect((await ask(`/ledger/resource_providers/${openedCloud.rp}/history`)).status).toBe(403);
+    });
+  });
+});
