@@ -36,10 +36,14 @@ describe('the ledger feed', () => {
 
   it('answers nothing at the deadline, after one last look', async () => {
     const { store, reads } = fakeStore([]);
-    const started = Date.now();
-    expect(await new LedgerFeed(store).waitForPage({ commit: 0n, prepare: 0n }, 10, { until: started + 60, stopped: () => false, pollMs: 25 })).toEqual({ events: [], next: { commit: 0n, prepare: 0n } });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(55);
-    expect(reads.length).toBeGreaterThanOrEqual(3);
+    const readAt: number[] = [];
+    const readAll = store.readAll.bind(store);
+    store.readAll = async (from, limit) => (readAt.push(Date.now()), readAll(from, limit));
+    const until = Date.now() + 60;
+    expect(await new LedgerFeed(store).waitForPage({ commit: 0n, prepare: 0n }, 10, { until, stopped: () => false, pollMs: 25 })).toEqual({ events: [], next: { commit: 0n, prepare: 0n } });
+    // A loaded host may fire the timers late, so only the order is asserted: polled, then looked once more at the deadline.
+    expect(reads.length).toBeGreaterThanOrEqual(2);
+    expect(readAt[readAt.length - 1]).toBeGreaterThanOrEqual(until - 1);
   });
 
   it('stops waiting as soon as it is told to', async () => {
