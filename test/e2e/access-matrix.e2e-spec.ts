@@ -109,14 +109,7 @@ suite(`the access matrix against a real Keystone${launch.ok ? '' : ` (skipped: $
     writeFileSync(policyFile, Object.entries(OPENED_POLICY).map(([rule, check]) => `"${rule}": "${check}"\n`).join(''));
     tokens = await tokensOf(keystone);
     for (const mode of MODES) {
-      const app = await startTestApp({
-        PLACEMENT_AUTH_STRATEGY: 'keystone',
-        PLACEMENT_KEYSTONE_AUTH_URL: `${keystone.url}/v3`,
-        PLACEMENT_KEYSTONE_USERNAME: keystone.users.placement.name,
-        PLACEMENT_KEYSTONE_PASSWORD: keystone.users.placement.password,
-        PLACEMENT_KEYSTONE_PROJECT_NAME: keystone.users.placement.project,
-        ...MODE_ENV[mode](policyFile),
-      });
+      const app = await startTestApp({ ...keystone.serviceEnv(), ...MODE_ENV[mode](policyFile) });
       // Each token validated once, one at a time: the walk asks about policy, not how fast a busy Keystone validates seven at once.
       for (const token of Object.values(tokens)) await app.request('GET', '/resource_classes', { token });
       apps.set(mode, { app, fixture: await buildFixture(app, tokens.admin!, keystone) });

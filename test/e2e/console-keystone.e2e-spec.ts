@@ -20,13 +20,7 @@ suite(`operators' console with a Keystone token${chromiumAvailable ? '' : ` (${c
 
   beforeAll(async () => {
     keystone = await FakeKeystone.start();
-    app = await startTestApp({
-      PLACEMENT_AUTH_STRATEGY: 'keystone',
-      PLACEMENT_KEYSTONE_AUTH_URL: `${keystone.url}/v3`,
-      PLACEMENT_KEYSTONE_USERNAME: 'placement',
-      PLACEMENT_KEYSTONE_PASSWORD: keystone.password,
-      PLACEMENT_KEYSTONE_PROJECT_NAME: 'service',
-    });
+    app = await startTestApp(keystone.serviceEnv());
     const admin = keystone.token('admin');
     cloud = await buildConsoleFixture((method, path, options) => app.request(method, path, { ...options, token: admin }));
     ({ context, close: closeBrowser } = await launchChromium('placement-console-keystone-', VIEWPORT));

@@ -18,13 +18,7 @@ describe('keystone authentication over HTTP, against a recorded Keystone', () =>
 
   beforeAll(async () => {
     keystone = await FakeKeystone.start();
-    app = await startTestApp({
-      PLACEMENT_AUTH_STRATEGY: 'keystone',
-      PLACEMENT_KEYSTONE_AUTH_URL: `${keystone.url}/v3`,
-      PLACEMENT_KEYSTONE_USERNAME: 'placement',
-      PLACEMENT_KEYSTONE_PASSWORD: keystone.password,
-      PLACEMENT_KEYSTONE_PROJECT_NAME: 'service',
-    });
+    app = await startTestApp(keystone.serviceEnv());
   });
   afterAll(async () => {
     await app.close();

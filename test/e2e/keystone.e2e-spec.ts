@@ -40,16 +40,8 @@ suite(title, () => {
   const as = (token: string, more: Partial<RequestOptions> = {}): RequestOptions => ({ token, version: '1.39', ...more });
   const status = async (method: string, path: string, options: RequestOptions) => (await app.request(method, path, options)).status;
 
-  const keystoneEnv = () => ({
-    PLACEMENT_AUTH_STRATEGY: 'keystone',
-    PLACEMENT_KEYSTONE_AUTH_URL: `${keystone.url}/v3`,
-    PLACEMENT_KEYSTONE_USERNAME: keystone.users.placement.name,
-    PLACEMENT_KEYSTONE_PASSWORD: keystone.users.placement.password,
-    PLACEMENT_KEYSTONE_PROJECT_NAME: keystone.users.placement.project,
-  });
-
   beforeAll(async () => {
-    app = await startTestApp(keystoneEnv());
+    app = await startTestApp(keystone.serviceEnv());
   }, 60_000);
   afterAll(async () => {
     await app?.close();
@@ -119,7 +111,7 @@ suite(title, () => {
       dir = mkdtempSync(join(tmpdir(), 'placement-policy-'));
       const policyFile = join(dir, 'policy.yaml');
       writeFileSync(policyFile, '"placement:resource_providers:list": "service_roles:service"\n');
-      strict = await startTestApp({ ...keystoneEnv(), PLACEMENT_POLICY_FILE: policyFile, PLACEMENT_KEYSTONE_CACHE_TIME: '2' });
+      strict = await startTestApp({ ...keystone.serviceEnv(), PLACEMENT_POLICY_FILE: policyFile, PLACEMENT_KEYSTONE_CACHE_TIME: '2' });
     }, 60_000);
     afterAll(async () => {
       await strict?.close();

@@ -65,6 +65,17 @@ export class FakeKeystone {
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
   }
 
+  /** The settings that make the service authenticate against this fake as the recorded service user. */
+  serviceEnv(): Record<string, string> {
+    return {
+      PLACEMENT_AUTH_STRATEGY: 'keystone',
+      PLACEMENT_KEYSTONE_AUTH_URL: `${this.url}/v3`,
+      PLACEMENT_KEYSTONE_USERNAME: 'placement',
+      PLACEMENT_KEYSTONE_PASSWORD: this.password,
+      PLACEMENT_KEYSTONE_PROJECT_NAME: 'service',
+    };
+  }
+
   /** The recorded X-Subject-Token of one of the users' tokens. */
   token(name: RecordedToken): string {
     return recorded.validations[name].subjectToken;

@@ -44,6 +44,18 @@ export class RealKeystone {
     process.once('exit', () => this.stop());
   }
 
+  /** The settings that make the service authenticate against this Keystone as its placement user. */
+  serviceEnv(): Record<string, string> {
+    const { placement } = this.users;
+    return {
+      PLACEMENT_AUTH_STRATEGY: 'keystone',
+      PLACEMENT_KEYSTONE_AUTH_URL: `${this.url}/v3`,
+      PLACEMENT_KEYSTONE_USERNAME: placement.name,
+      PLACEMENT_KEYSTONE_PASSWORD: placement.password,
+      PLACEMENT_KEYSTONE_PROJECT_NAME: placement.project,
+    };
+  }
+
   /** A project-scoped token (the user's own project) or, with `system`, a system-scoped one. */
   async token(user: UserName, scope: 'project' | 'system' = 'project'): Promise<{ token: string; expiresAt: string }> {
     const who = this.users[user];
