@@ -1,13 +1,9 @@
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { resolve } from 'node:path';
 import { Client } from 'pg';
 import { inventoryWithDefaults, UpstreamConsumer, UpstreamProvider, UpstreamState } from '#domain/index.js';
-import { EXPORT_COLUMNS, exportRows } from '#admin/upstream-db/export-rows.js';
-import { parseSourceUrl } from '#admin/upstream-db/source-url.js';
-import { openTargetTransaction } from '#admin/upstream-db/target-connection.js';
 import { ADMIN_URL } from '../support/database.js';
-import { createUpstreamShapedDatabase, Dialect } from '../support/upstream-database.js';
+import type { Dialect } from '../support/upstream-database.js';
+import { importUpstreamState, timedAdmin } from './upstream-import.js';
 
 /**
  * npm run bench:import [-- --source mysql|postgresql] [--providers N] [--consumers N]
@@ -62,61 +58,31 @@ function nestedCloud(providers: number, consumerCount: number): UpstreamState {
   return { revision: '422ece571366', resourceClasses: [], traits: [{ name: 'CUSTOM_FOO', modifiedAt: T }], providers: list, consumers };
 }
 
-function runAdmin(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; seconds: number }> {
-  const started = performance.now();
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, ['--max-semi-space-size=128', resolve(__dirname, '../../apps/placement-admin/src/main.js'), ...args],
-      { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-    let buffered = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      buffered += chunk.toString();
-      const parts = buffered.split('\n');
-      buffered = parts.pop()!;
-      for (const line of parts) if (!line.includes('replaying')) console.log(`  ${line}`);
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      resolvePromise({ code: code ?? 1, seconds: (performance.now() - started) / 1000 });
-    });
-  });
-}
-
 async function main() {
   const args = parseArgs(process.argv.slice(2));
   console.log(`bench:import: building an upstream ${args.source} database: ${args.providers} providers, ${args.consumers} consumers`);
   const state = nestedCloud(args.providers, args.consumers);
-  const source = await createUpstreamShapedDatabase(args.source);
   const targetName = `pl_bench_import_${randomUUID().replace(/-/g, '').slice(0, 8)}`;
   const admin = new Client({ connectionString: ADMIN_URL });
   await admin.connect();
   try {
-    const built = performance.now();
-    const tx = await openTargetTransaction(parseSourceUrl(source.url));
-    const rows = exportRows(state, { classes: new Map(), traits: new Map() }, (iso) => iso.slice(0, 19).replace('T', ' '));
-    let total = 0;
-    for (const [table, columns] of Object.entries(EXPORT_COLUMNS)) {
-      await tx.insert(table, columns, rows[table as keyof typeof EXPORT_COLUMNS]);
-      total += rows[table as keyof typeof EXPORT_COLUMNS].length;
-    }
-    await tx.commit();
-    await tx.close();
-    console.log(`bench:import: source has ${total} rows (${rows.allocations.length} allocations), built in ${((performance.now() - built) / 1000).toFixed(1)} s`);
-
     await admin.query(`CREATE DATABASE ${targetName}`);
     const target = new URL(ADMIN_URL);
     target.pathname = `/${targetName}`;
-    const env = { DATABASE_URL: target.toString() };
-    const imported = await runAdmin(['import', '--from', source.url], env);
-    if (imported.code !== 0) throw new Error(`import exited ${imported.code}`);
-    const verified = await runAdmin(['import', '--verify', '--from', source.url], env);
-    const rate = total / imported.seconds;
-    console.log('');
-    console.log(`bench:import: ${args.source} source, ${total} rows: import ${imported.seconds.toFixed(1)} s (${Math.round(rate)} rows/s), `
-      + `verify ${verified.seconds.toFixed(1)} s (exit ${verified.code})`);
+    let verified: { code: number | null; seconds: number } = { code: null, seconds: 0 };
+    const imported = await importUpstreamState(state, target.toString(), {
+      dialect: args.source,
+      afterImport: async (sourceUrl) => {
+        verified = await timedAdmin(['import', '--verify', '--from', sourceUrl], target.toString());
+      },
+    });
+    for (const line of imported.output.split('\n')) if (line.trim() && !line.includes('replaying')) console.log(`  ${line}`);
+    const rate = imported.rows / imported.seconds;
+    console.log(`bench:import: ${args.source} source, ${imported.rows} rows (${imported.allocations} allocations): import ${imported.seconds.toFixed(1)} s `
+      + `(${Math.round(rate)} rows/s), verify ${verified.seconds.toFixed(1)} s (exit ${verified.code})`);
     console.log(`bench:import: goal: the whole import under ${GOAL_SECONDS} s: ${imported.seconds < GOAL_SECONDS && verified.code === 0 ? 'MET' : 'NOT MET'}`);
     if (verified.code !== 0) process.exitCode = 1;
   } finally {
-    await source.drop();
     await admin.query(`DROP DATABASE IF EXISTS ${targetName} WITH (FORCE)`);
     await admin.end();
   }

@@ -32,7 +32,7 @@ async function benchCloud(cloud: LargeCloud, keep: boolean): Promise<void> {
   const url = new URL(ADMIN_URL);
   url.pathname = `/${name}`;
   try {
-    const imported = await importUpstreamState(cloud.state, url.toString());
+    const imported = (await importUpstreamState(cloud.state, url.toString())).seconds;
     process.stdout.write(`  imported ${cloud.state.providers.length} providers in ${f(imported)} s\n`);
     const started = performance.now();
     const server = await startBenchServer({ PLACEMENT_MAX_ALLOCATION_CANDIDATES: '-1' }, [], 300_000, url.toString());

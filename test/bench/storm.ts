@@ -107,7 +107,7 @@ async function main(): Promise<void> {
   let upstream: Contender | null = null;
   try {
     if (imported) {
-      const seconds = await importUpstreamState(cloudState(trees), imported.url);
+      const { seconds } = await importUpstreamState(cloudState(trees), imported.url);
       say(`  ours     imported as an upstream database (placement-admin import): ${providers} providers in ${seconds.toFixed(1)} s`);
     }
     ours = await startOurs(env, profile?.nodeArgs, imported?.url);
