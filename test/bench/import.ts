@@ -69,7 +69,7 @@ async function main() {
     await admin.query(`CREATE DATABASE ${targetName}`);
     const target = new URL(ADMIN_URL);
     target.pathname = `/${targetName}`;
-    let verified: { code: number | null; seconds: number } = { code: null, seconds: 0 };
+    let verified: { code: number | null; seconds: number; output: string } = { code: null, seconds: 0, output: '' };
     const imported = await importUpstreamState(state, target.toString(), {
       dialect: args.source,
       afterImport: async (sourceUrl) => {
@@ -81,7 +81,10 @@ async function main() {
     console.log(`bench:import: ${args.source} source, ${imported.rows} rows (${imported.allocations} allocations): import ${imported.seconds.toFixed(1)} s `
       + `(${Math.round(rate)} rows/s), verify ${verified.seconds.toFixed(1)} s (exit ${verified.code})`);
     console.log(`bench:import: goal: the whole import under ${GOAL_SECONDS} s: ${imported.seconds < GOAL_SECONDS && verified.code === 0 ? 'MET' : 'NOT MET'}`);
-    if (verified.code !== 0) process.exitCode = 1;
+    if (verified.code !== 0) {
+      console.log(verified.output);
+      process.exitCode = 1;
+    }
   } finally {
     await admin.query(`DROP DATABASE IF EXISTS ${targetName} WITH (FORCE)`);
     await admin.end();
