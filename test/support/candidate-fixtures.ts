@@ -86,3 +86,65 @@ export const INDEX_WRITES: IndexWrite[] = [
     index.put(uuid, activeProvider({ uuid, parent: parent.uuid, inventories: { FPGA: { total: 1 }, VCPU: { total: 2 } } }));
   },
 ];
+
+/** A flat cloud as placeload makes it, small: every provider a compute node; a third each with one of two traits or an aggregate. */
+export function flatCloud(count: number): PlainProvider[] {
+  return Array.from({ length: count }, (_v, i): PlainProvider => ({
+    uuid: `c${String(i).padStart(4, '0')}`,
+    inventories: { VCPU: { total: 8 }, MEMORY_MB: { total: 4096, step_size: 256 }, DISK_GB: { total: 100 } },
+    traits: i % 3 === 0 ? ['HW_CPU_X86_AVX2'] : i % 3 === 1 ? ['CUSTOM_FOO'] : [],
+    aggregates: i % 3 === 2 ? ['a1'] : [],
+  }));
+}
+
+/** The flat scheduler's questions: a storm's flavors, with a required or forbidden trait, member_of, root_required. */
+export const FLAT_REQUESTS: Record<string, CandidateRequest> = {
+  small: candidateRequest([group('', { resources: [['VCPU', 1], ['MEMORY_MB', 512], ['DISK_GB', 5]] })], { rootForbidden: ['CUSTOM_FOO'] }),
+  large: candidateRequest([group('', { resources: [['VCPU', 4], ['MEMORY_MB', 2048], ['DISK_GB', 40]] })]),
+  avx: candidateRequest([group('', { resources: [['VCPU', 2], ['MEMORY_MB', 1024]], requiredTraits: [['HW_CPU_X86_AVX2']] })]),
+  notFoo: candidateRequest([group('', { resources: [['VCPU', 1], ['DISK_GB', 10]], forbiddenTraits: ['CUSTOM_FOO'] })]),
+  member: candidateRequest([group('', { resources: [['MEMORY_MB', 1024]], memberOf: [['a1']] })]),
+  granular: candidateRequest([group('_G', { resources: [['VCPU', 1]] })]),
+};
+
+/**
+ * A flat cloud's writes, claims most often: usage up (a claim) or down (a deletion), an
+ * inventory resized, a class added, a trait or an aggregate changed, a provider coming or going.
+ */
+export const FLAT_WRITES: IndexWrite[] = [
+  ...Array.from({ length: 6 }, (): IndexWrite => (index, random) => {
+    const { state } = someProvider(index, random);
+    const rc = random.pick(Object.keys(state.inventories));
+    if (rc) putChanged(index, state, { usages: { ...state.usages, [rc]: Math.min(state.inventories[rc].total, (state.usages[rc] ?? 0) + 1 + random.int(3)) } });
+  }),
+  (index, random) => {
+    const { state } = someProvider(index, random);
+    const rc = random.pick(Object.keys(state.inventories));
+    if (rc) putChanged(index, state, { usages: { ...state.usages, [rc]: random.int((state.usages[rc] ?? 0) + 1) } });
+  },
+  (index, random) => {
+    const { state } = someProvider(index, random);
+    const vcpu = state.inventories.VCPU;
+    if (vcpu) putChanged(index, state, { inventories: { ...state.inventories, VCPU: { ...vcpu, total: 1 + random.int(16) } } });
+  },
+  (index, random) => {
+    const { state } = someProvider(index, random);
+    putChanged(index, state, { inventories: { ...state.inventories, FPGA: activeProvider({ uuid: 'x', inventories: { FPGA: { total: 1 } } }).inventories.FPGA } });
+  },
+  (index, random) => {
+    const { state } = someProvider(index, random);
+    putChanged(index, state, { traits: state.traits.includes('CUSTOM_FOO') ? state.traits.filter((t) => t !== 'CUSTOM_FOO') : [...state.traits, 'CUSTOM_FOO'] });
+  },
+  (index, random) => {
+    const { state } = someProvider(index, random);
+    putChanged(index, state, { aggregates: state.aggregates.length > 0 ? [] : ['a1'] });
+  },
+  (index, random) => {
+    const node = someProvider(index, random);
+    if (random.int(2) === 0) index.put(node.uuid, { status: 'deleted', uuid: node.uuid });
+    else {
+      const uuid = `n${random.int(1e9)}`;
+      index.put(uuid, activeProvider({ uuid, inventories: { VCPU: { total: 8 }, MEMORY_MB: { total: 4096 }, DISK_GB: { total: 100 } } }));
+    }
+  },
+];

@@ -1,4 +1,5 @@
 import { ActiveProvider, ProviderState } from '#domain/index.js';
+import { Change, ChangeJournal } from './change-journal.js';
 import { Room, roomsOf } from './room.js';
 
 /**
@@ -42,6 +43,9 @@ export interface ProviderNode {
   changed: number;
 }
 
+/** A provider's change, as the index's journal tells it. */
+export type ProviderChange = Change<ProviderNode>;
+
 const EMPTY: ReadonlySet<ProviderNode> = new Set();
 
 function addTo<K>(index: Map<K, Set<ProviderNode>>, key: K, node: ProviderNode): void {
@@ -55,6 +59,18 @@ function removeFrom<K>(index: Map<K, Set<ProviderNode>>, key: K, node: ProviderN
   if (!members) return;
   members.delete(node);
   if (members.size === 0) index.delete(key);
+}
+
+/** Whether the state's classes are exactly `classes`. */
+function sameClasses(inventories: object, classes: ReadonlySet<string>): boolean {
+  const before = Object.keys(inventories);
+  return before.length === classes.size && before.every((rc) => classes.has(rc));
+}
+
+/** Whether every class's usage stayed or went up. */
+function usedMore(before: Readonly<Record<string, number>>, after: Readonly<Record<string, number>>): boolean {
+  for (const rc in before) if ((after[rc] ?? 0) < before[rc]) return false;
+  return true;
 }
 
 /** Keeps a reverse index (key -> providers) in step with one facet of a provider. */
@@ -78,6 +94,7 @@ export class ProviderIndex {
   private clock = 0;
   /** Each subtree's members as last listed; emptied whenever any provider joins, leaves or moves. */
   private trees = new Map<ProviderNode, readonly ProviderNode[]>();
+  private readonly journal = new ChangeJournal<ProviderNode>();
 
   get size(): number {
     return this.nodes.size;
@@ -86,6 +103,11 @@ export class ProviderIndex {
   /** The index's clock: it moves forward with every change, so an unchanged value means an unchanged index. */
   get version(): number {
     return this.clock;
+  }
+
+  /** The providers changed since the clock read `version`, or null where the index cannot tell (change-journal.ts). */
+  changesSince(version: number): ProviderChange[] | null {
+    return this.journal.since(version);
   }
 
   get(uuid: string): ProviderNode | undefined {
@@ -199,23 +221,36 @@ export class ProviderIndex {
     if (!node) return this.insert(state);
     const before = node.state;
     node.state = state;
-    if (before.parentUuid !== state.parentUuid) this.reparent(node, state.parentUuid);
+    // Whether what a search walks, and in which order, may have changed: the journal cannot tell such a change.
+    let reshaped = false;
+    if (before.parentUuid !== state.parentUuid) {
+      this.reparent(node, state.parentUuid);
+      reshaped = true;
+    }
     if (before.traits !== state.traits) {
       const traits = new Set(state.traits);
       syncFacet(this.byTrait, node, node.traits, traits);
       node.traits = traits;
+      reshaped = true;
     }
     if (before.aggregates !== state.aggregates) {
       const aggregates = new Set(state.aggregates);
       syncFacet(this.byAggregate, node, node.aggregates, aggregates);
       node.aggregates = aggregates;
+      reshaped = true;
     }
     if (before.inventories !== state.inventories) {
-      syncFacet(this.byClass, node, Object.keys(before.inventories), new Set(Object.keys(state.inventories)));
+      const classes = new Set(Object.keys(state.inventories));
+      if (!sameClasses(before.inventories, classes)) {
+        syncFacet(this.byClass, node, Object.keys(before.inventories), classes);
+        reshaped = true;
+      }
     }
     if (before.inventories !== state.inventories || before.usages !== state.usages) node.rooms = roomsOf(state);
     this.touch(node.root);
     node.changed = this.clock;
+    if (reshaped) this.journal.reshape(this.clock);
+    else this.journal.record(this.clock, { node, shrank: before.inventories === state.inventories && usedMore(before.usages, state.usages) });
   }
 
   private touch(root: ProviderNode): void {
@@ -235,6 +270,7 @@ export class ProviderIndex {
     for (const trait of node.traits) addTo(this.byTrait, trait, node);
     for (const aggregate of node.aggregates) addTo(this.byAggregate, aggregate, node);
     for (const rc of Object.keys(state.inventories)) addTo(this.byClass, rc, node);
+    this.journal.reshape(this.clock);
   }
 
   private remove(uuid: string): void {
@@ -247,6 +283,7 @@ export class ProviderIndex {
     for (const aggregate of node.aggregates) removeFrom(this.byAggregate, aggregate, node);
     for (const rc of Object.keys(node.state.inventories)) removeFrom(this.byClass, rc, node);
     this.nodes.delete(uuid);
+    this.journal.reshape(this.clock);
   }
 
   /** A new parent moves the whole subtree under the parent's root, as upstream. */

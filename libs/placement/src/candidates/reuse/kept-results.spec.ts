@@ -1,4 +1,6 @@
-import { INDEX_WRITES, IndexWrite, nestedTree, putChanged, REQUESTS, seen, someProvider } from '#test/support/candidate-fixtures.js';
+import {
+  FLAT_REQUESTS, FLAT_WRITES, flatCloud, INDEX_WRITES, IndexWrite, nestedTree, putChanged, REQUESTS, seen, someProvider,
+} from '#test/support/candidate-fixtures.js';
 import { seededRandom } from '#test/support/seeded-random.js';
 import { NameCatalog } from '../index/name-catalog.js';
 import { indexOf } from '../index/plain-index.js';
@@ -71,6 +73,34 @@ describe('whole answers kept while nothing is written (KeptResults)', () => {
     }
     // Half the rounds wrote nothing: their answers were the ones kept.
     expect(same).toBeGreaterThan(1000);
+  });
+
+  it('patches the streamed answers of a flat cloud after writes to exactly what a search gives, and searches where it cannot tell', async () => {
+    const random = seededRandom(20261129);
+    const index = indexOf(flatCloud(120));
+    const names = new NameCatalog();
+    for (const trait of ['HW_CPU_X86_AVX2', 'CUSTOM_FOO']) names.addTrait(trait);
+    const results = new KeptResults();
+    let patched = 0;
+    let searched = 0;
+    for (let step = 0; step < 400; step++) {
+      for (let writes = random.int(4); writes > 0; writes--) random.pick(FLAT_WRITES)(index, random);
+      for (const [name, request] of Object.entries(FLAT_REQUESTS)) {
+        for (const limit of [null, 7]) {
+          const asked = { ...request, limit };
+          const search = asPromised(() => searchCandidates(index, names, asked, OPTIONS));
+          const result = await results.answer(index, names, asked, OPTIONS, async () => {
+            searched++;
+            return search();
+          });
+          if (result.walked?.base) patched++;
+          expect({ name, limit, ...seen(result) }).toEqual({ name, limit, ...seen(await search()) });
+        }
+      }
+    }
+    // Most rounds only claimed: their answers were patched; the rest were searched for.
+    expect(patched).toBeGreaterThan(1500);
+    expect(searched).toBeGreaterThan(300);
   });
 
   it('answers with the same object until the index or the catalog changes', async () => {

@@ -4,25 +4,18 @@ import { ProviderIndex, ProviderNode } from '../index/provider-index.js';
 import { CandidateRequest, isGranular, RequestGroup, SearchOptions } from '../request.js';
 import { allowedAnchors, SharingAnchors } from './anchors.js';
 import { Candidate, Combiner, GroupPlan } from './combine.js';
-import { Explain, ExplainStep } from './explain.js';
+import { Explain } from './explain.js';
 import { GroupChoices } from './group-choices.js';
 import { checkGroup, resolveGroup } from './group-context.js';
 import { streamOneGroup } from './one-group.js';
 import { combinable, countTreeChoices, treeChoices } from './multi-provider.js';
 import { countSingleProviderChoices, singleProviderChoices } from './single-provider.js';
 import { summaryProviders } from './summaries.js';
-import { summarized, TreeAnswers, TreeSlice } from '../reuse/tree-answers.js';
+import { summarized, TreeAnswers } from '../reuse/tree-answers.js';
 import { runToEnd, Steps } from './steps.js';
+import type { CandidateResult } from './result.js';
 
-export interface CandidateResult {
-  readonly candidates: readonly Candidate[];
-  readonly summaries: readonly ProviderNode[];
-  readonly explain: readonly ExplainStep[];
-  /** The candidates tree by tree, when kept trees' parts were used (tree-answers.ts): in order, summaries included. */
-  readonly trees?: readonly TreeSlice[];
-  /** Generation stopped at SearchOptions.deadline: the candidates are not all there are. */
-  readonly outOfTime?: true;
-}
+export type { CandidateResult } from './result.js';
 
 const resourceful = (group: RequestGroup) => group.resources.length > 0;
 
@@ -99,10 +92,13 @@ export function* searchSteps(
   if (request.groups.length === 1 && (isGranular(request.groups[0]) || !spreads)) {
     const checked = checkGroup(index, names, request.groups[0], explain);
     if (!checked) return nothing;
-    const streamed = yield* streamOneGroup(index, checked, allowed, sharing, { cap, shuffle, byRoot: breadthFirst && index.hasTrees }, explain);
+    const { candidates: streamed, walk } = yield* streamOneGroup(index, checked, allowed, sharing, { cap, shuffle, byRoot: breadthFirst && index.hasTrees }, explain);
     if (unbounded) refusePastCeiling(streamed.length);
     // Without trees every provider is its own tree, and each streamed candidate has its own provider.
-    return answer(streamed, index.hasTrees || !resourceful(checked.group) ? undefined : streamed.map((c) => c.provider));
+    const flat = !index.hasTrees && resourceful(checked.group);
+    const result = answer(streamed, flat ? streamed.map((c) => c.provider) : undefined);
+    // A walk in the index's order, where each candidate is its own provider's, can be patched (patch-walk.ts).
+    return flat && index.sharing.size === 0 && !shuffle ? { ...result, walked: { walk, version: index.version } } : result;
   }
   const plans: GroupPlan[] = [];
   for (const group of request.groups) {

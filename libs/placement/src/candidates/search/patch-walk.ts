@@ -1,0 +1,58 @@
+import type { ProviderChange, ProviderNode } from '../index/provider-index.js';
+import type { OneProviderCandidate } from './candidate.js';
+import type { CandidateResult, StreamedWalk } from './result.js';
+
+/**
+ * The answer a fresh walk would give now, from an answer of the same request and the changes
+ * since it (a scheduler asks again after a claim or two), or null where they cannot tell: a
+ * changed provider that may now belong before where the walk stopped. A provider whose usage only
+ * went up met the request before if it meets it now, so outside the answer it lies past the cut.
+ * Providers that no longer meet the request leave it, and a capped answer walks on from its last
+ * provider for as many as left.
+ */
+export function patchWalk(result: CandidateResult, changes: readonly ProviderChange[], version: number): CandidateResult | null {
+  const walked = result.walked;
+  if (!walked) return null;
+  const { walk } = walked;
+  const before = result.candidates as readonly OneProviderCandidate[];
+  const capped = before.length >= walk.cap;
+  const shrankOnly = new Map<ProviderNode, boolean>();
+  for (const { node, shrank } of changes) shrankOnly.set(node, shrank && shrankOnly.get(node) !== false);
+  const listed = new Set<ProviderNode>();
+  for (const candidate of before) listed.add(candidate.provider);
+  const leaving = new Set<ProviderNode>();
+  for (const [node, shrank] of shrankOnly) {
+    const admitted = walk.admits(node);
+    if (listed.has(node)) {
+      if (!admitted) leaving.add(node);
+    } else if (admitted && !(capped && shrank)) return null;
+  }
+  const candidates: OneProviderCandidate[] = [];
+  const from: number[] = [];
+  before.forEach((candidate, at) => {
+    if (leaving.has(candidate.provider)) return;
+    candidates.push(candidate);
+    from.push(at);
+  });
+  if (capped && leaving.size > 0) walkOn(walk, before[before.length - 1].provider, candidates, from);
+  if (walked.base) walked.base.result = null;
+  return {
+    candidates, summaries: candidates.map((c) => c.provider), explain: result.explain,
+    walked: { walk, version, base: { result, from: Int32Array.from(from) } },
+  };
+}
+
+/** The walk taken up after `last`, where the answer was cut, until it is full again. */
+function walkOn(walk: StreamedWalk, last: ProviderNode, candidates: OneProviderCandidate[], from: number[]): void {
+  let past = false;
+  for (const node of walk.start) {
+    if (candidates.length >= walk.cap) return;
+    if (!past) {
+      past = node === last;
+      continue;
+    }
+    if (!walk.admits(node)) continue;
+    candidates.push(walk.candidate(node));
+    from.push(-1);
+  }
+}
