@@ -4,6 +4,8 @@ import { candidateRequest, group } from '#placement/candidates/search/request-bu
 import { searchCandidates } from '#placement/candidates/search/search.js';
 import { Candidate, OneProviderCandidate } from '#placement/candidates/search/candidate.js';
 import { AnswerReuse } from '#placement/candidates/reuse/answer-reuse.js';
+import { FLAT_REQUESTS, FLAT_WRITES, flatCloud, putChanged } from '#test/support/candidate-fixtures.js';
+import { seededRandom } from '#test/support/seeded-random.js';
 import { Version } from '../platform/microversion.js';
 import { presentCandidates } from './allocation-candidates.presenter.js';
 
@@ -55,7 +57,8 @@ describe('presentCandidates', () => {
   it('keeps the body of a result presented again, apart from the reused buffers', () => {
     const big = indexOf(Array.from({ length: 1200 }, (_v, i): PlainProvider => ({ uuid: `cn${i}`, inventories: { VCPU: { total: 8 } } })));
     const vcpu = candidateRequest([group('', { resources: [['VCPU', 1]] })]);
-    const answer = searchCandidates(big, new NameCatalog(), vcpu, { randomize: false, maxCandidates: null });
+    // Not a streamed answer that patches copy from (that one is kept from its first presentation, below).
+    const answer = { ...searchCandidates(big, new NameCatalog(), vcpu, { randomize: false, maxCandidates: null }), walked: undefined };
     const reuse = new AnswerReuse();
     const { buffers } = reuse;
     const present = (version = '1.39') => presentCandidates(answer, vcpu, Version.parse(version), reuse);
@@ -89,6 +92,72 @@ describe('presentCandidates', () => {
     // The second presentation finds it too large to keep; the third goes back to the reused buffers.
     expect(present().buffer).not.toBe(first.buffer);
     expect(present().buffer).toBe(first.buffer);
+  });
+
+  it('writes a patched answer by copying what its earlier body holds still, the same bytes as a whole search, at every shape', async () => {
+    const random = seededRandom(20261129);
+    const cloud = indexOf(flatCloud(60));
+    const names = new NameCatalog();
+    for (const trait of ['HW_CPU_X86_AVX2', 'CUSTOM_FOO']) names.addTrait(trait);
+    const reuse = new AnswerReuse();
+    const options = { randomize: false, maxCandidates: null };
+    let patched = 0;
+    for (let step = 0; step < 150; step++) {
+      for (let writes = random.int(3); writes > 0; writes--) random.pick(FLAT_WRITES)(cloud, random);
+      for (const [name, request] of Object.entries(FLAT_REQUESTS)) {
+        const asked = { ...request, limit: name === 'small' ? 9 : null };
+        const result = await reuse.results.answer(cloud, names, asked, options, async () => searchCandidates(cloud, names, asked, options));
+        if (result.walked?.base?.result) patched++;
+        // Each request at its own shape, so each answer's bodies are of one shape, as a cloud's schedulers ask.
+        const version = Version.parse(['1.12', '1.26', '1.29', '1.34', '1.36', '1.39'][Object.keys(FLAT_REQUESTS).indexOf(name)]);
+        const body = presentCandidates(result, asked, version, reuse).toString('latin1');
+        expect({ name, body }).toEqual({ name, body: presentCandidates(searchCandidates(cloud, names, asked, options), asked, version, new AnswerReuse()).toString('latin1') });
+      }
+    }
+    expect(patched).toBeGreaterThan(300);
+  });
+
+  it('copies the entries a patched answer shares with the body of the answer it was patched from', async () => {
+    const cloud = indexOf(flatCloud(4));
+    const names = new NameCatalog();
+    const reuse = new AnswerReuse();
+    const asked = candidateRequest([group('', { resources: [['VCPU', 1]] })]);
+    const options = { randomize: false, maxCandidates: null };
+    const answer = () => reuse.results.answer(cloud, names, asked, options, async () => searchCandidates(cloud, names, asked, options));
+    const present = async () => presentCandidates(await answer(), asked, Version.parse('1.39'), reuse);
+    const first = await present();
+    // Marked in the kept body: a request entry and a summary of providers that will not change.
+    first.write('X', first.indexOf('c0003'), 'latin1');
+    first.write('Y', first.lastIndexOf('c0000'), 'latin1');
+    putChanged(cloud, cloud.get('c0000')!.state, { usages: { VCPU: 2 } });
+    const body = JSON.parse((await present()).toString('latin1'));
+    expect(body.allocation_requests.map((r: { allocations: object }) => Object.keys(r.allocations)[0])).toEqual(['c0000', 'c0001', 'c0002', 'X0003']);
+    // The summary of c0000 changed, so it was written anew; the request entries were copied.
+    expect(Object.keys(body.provider_summaries)).toEqual(['c0000', 'c0001', 'c0002', 'c0003']);
+    expect(body.provider_summaries.c0000.resources.VCPU.used).toBe(2);
+  });
+
+  it('keeps the body of a patched answer in a reused buffer that no other answer gets while it is kept or sent', async () => {
+    const cloud = indexOf(flatCloud(1200));
+    const names = new NameCatalog();
+    const reuse = new AnswerReuse();
+    const asked = candidateRequest([group('', { resources: [['VCPU', 1]] })]);
+    const options = { randomize: false, maxCandidates: null };
+    const present = async () => presentCandidates(
+      await reuse.results.answer(cloud, names, asked, options, async () => searchCandidates(cloud, names, asked, options)), asked, Version.parse('1.39'), reuse);
+    const first = await present();
+    const text = first.toString('latin1');
+    // Sent twice (each reply gives its body back once sent), and still kept.
+    reuse.buffers.giveBack(first);
+    expect(await present()).toBe(first);
+    reuse.buffers.giveBack(first);
+    reuse.buffers.take(first.length)!.fill(0x20);
+    expect(first.toString('latin1') === text).toBe(true);
+    // Patched after a claim, the first body is let go once the patch's is written: its memory comes back.
+    putChanged(cloud, cloud.get('c0005')!.state, { usages: { VCPU: 1 } });
+    const second = await present();
+    expect(second.buffer).not.toBe(first.buffer);
+    expect(reuse.buffers.take(first.length)!.buffer).toBe(first.buffer);
   });
 
   it('writes the same bytes tree by tree from kept parts as from a whole search, at each shape from 1.29, after writes, with a limit', () => {
@@ -125,7 +194,7 @@ describe('presentCandidates', () => {
       const found = searchCandidates(flat, new NameCatalog(), asked, { randomize: false, maxCandidates: null });
       expect(found.candidates.length).toBe(2);
       // The same candidates as plain objects take the general path (writeRequest).
-      const plain = { ...found, candidates: found.candidates.map((c) => ({ allocations: c.allocations, mappings: c.mappings })) };
+      const plain = { ...found, walked: undefined, candidates: found.candidates.map((c) => ({ allocations: c.allocations, mappings: c.mappings })) };
       for (const version of ['1.10', '1.11', '1.12', '1.33', '1.34', '1.39']) {
         const templated = presentCandidates(found, asked, Version.parse(version), new AnswerReuse()).toString('latin1');
         expect(templated).toBe(presentCandidates(plain, asked, Version.parse(version), new AnswerReuse()).toString('latin1'));

@@ -11,6 +11,8 @@ import type { AnswerReuse } from '#placement/candidates/reuse/answer-reuse.js';
 import type { KeptBytes } from '#placement/candidates/reuse/kept-bytes.js';
 import type { ReplyBuffers } from '#placement/candidates/reuse/reply-buffers.js';
 import { runToEnd, Steps } from '#placement/candidates/search/steps.js';
+import type { Walked } from '#placement/candidates/search/result.js';
+import { EarlierList, EntryStarts, writeEntries } from './entry-runs.js';
 
 /** Candidates or summaries written between two pauses (see presentSteps): well under a millisecond of writing. */
 const PAUSE_EVERY = 1024;
@@ -274,7 +276,12 @@ export function* presentSteps(result: CandidateResult, request: CandidateRequest
     requested: shape.allClasses ? null : new Set(request.groups.flatMap((g) => g.resources.map(([rc]) => rc))), kept: reuse.bytes,
   };
   const kept = reuse.bytes.get(result, 'body', p.key, 0);
-  if (kept) return kept;
+  if (kept) {
+    // Each reply gives its body back once sent: a kept body in a reused buffer has one more holder.
+    reuse.buffers.share(kept);
+    return kept;
+  }
+  if (result.walked && result.candidates.length <= LARGEST_WALKED) return yield* presentWalked(result, result.walked, p, reuse);
   const noted = reuse.bytes.noted(result, 'body', p.key, 0);
   if (noted === undefined) {
     reuse.bytes.note(result, 'body', p.key, 0, 'seen once');
@@ -285,6 +292,53 @@ export function* presentSteps(result: CandidateResult, request: CandidateRequest
   const bytes = yield* writeBody(result, p);
   if (bytes.length <= LARGEST_KEPT_BODY) reuse.bytes.keep(result, 'body', p.key, 0, bytes);
   else reuse.bytes.note(result, 'body', p.key, 0, 'too large');
+  return bytes;
+}
+
+/** A streamed answer of up to this many candidates keeps its body (at most about LARGEST_KEPT_BODY). */
+const LARGEST_WALKED = 8192;
+
+/** Where a walked answer's entries start in its kept body, and the index's clock it was written at. */
+interface WalkedLayout {
+  readonly requests: EntryStarts;
+  readonly summaries: EntryStarts;
+  readonly version: number;
+}
+
+/** Held weakly by the body: a layout goes when its body does. */
+const layouts = new WeakMap<Buffer, WalkedLayout>();
+
+/**
+ * A streamed answer's body, kept from its first presentation with where each entry starts, since
+ * after the next claim the answer is patched (patch-walk.ts) and the patch's body copies every
+ * entry the two share: every request, and the summaries of providers that did not change.
+ */
+function* presentWalked(result: CandidateResult, walked: Walked, p: Presentation, { bytes: kept, buffers }: AnswerReuse): Steps<Buffer> {
+  const base = walked.base?.result;
+  const before = base ? kept.get(base, 'body', p.key, 0) : undefined;
+  const layout = before && layouts.get(before);
+  const earlier = (starts: EntryStarts, same: (j: number) => boolean): EarlierList | null =>
+    layout && base ? { bytes: before, starts, from: walked.base!.from, same } : null;
+  const { candidates, summaries } = result;
+  const n = candidates.length;
+  const size = before ? before.length + 4096 : n * 640 + 64;
+  // Into a reused buffer, as every large answer: a fresh one per claim would have the collector chase external memory.
+  const out = new AsciiWriter(size, buffers.take(size));
+  const requests = new Int32Array(n + 1);
+  const summaryStarts = new Int32Array(n + 1);
+  out.text('{"allocation_requests":[');
+  yield* writeEntries(out, n, requests, layout ? earlier(layout.requests, () => true) : null,
+    (i) => writeOneProviderRequest(out, candidates[i] as OneProviderCandidate, p), PAUSE_EVERY);
+  out.text('],"provider_summaries":{');
+  yield* writeEntries(out, n, summaryStarts, layout ? earlier(layout.summaries, (j) => base!.summaries[j].changed <= layout.version) : null,
+    (i) => writeSummary(out, summaries[i], p), PAUSE_EVERY);
+  out.text('}}');
+  const bytes = out.done();
+  if (base) kept.forget(base);
+  layouts.set(bytes, { requests, summaries: summaryStarts, version: walked.version });
+  // Held by the reply until it is sent and by the kept body until it is let go.
+  buffers.share(bytes);
+  kept.keep(result, 'body', p.key, 0, bytes);
   return bytes;
 }
 

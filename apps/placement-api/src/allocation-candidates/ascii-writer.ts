@@ -42,6 +42,11 @@ export class AsciiWriter {
     this.buffer[this.at++] = code;
   }
 
+  /** Bytes written so far: every character is one byte. */
+  get length(): number {
+    return this.at + this.pending.length;
+  }
+
   /** The bytes written; the writer must not be used afterwards. */
   done(): Buffer {
     this.flush();

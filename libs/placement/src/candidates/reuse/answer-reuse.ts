@@ -16,6 +16,8 @@ const REUSE_BYTES = 64 * 1024 * 1024;
  * each tree and each provider from one clock that only goes forward (provider-index.ts), so:
  * - a whole answer (`results`) is kept per request while the index's clock and the catalog's
  *   version are the ones it was found at: the same question before any write costs nothing;
+ *   after writes, a streamed answer is patched with the providers they changed, where the
+ *   index's journal tells them (change-journal.ts), and its body copied where it still holds;
  * - one tree's part of an answer (`trees`) while that tree's stamp and the catalog's version are
  *   unchanged: between two claims only the trees written to are searched again;
  * - bytes (`bytes`): a provider's summary while its own stamp is unchanged, a tree's part or a
@@ -29,7 +31,8 @@ export class AnswerReuse {
   readonly budget = new ReuseBudget(REUSE_BYTES);
   // Idle buffers are given back first: registered before the bytes.
   readonly buffers = new ReplyBuffers(this.budget);
-  readonly bytes = new KeptBytes(this.budget);
+  // A kept body written into a reply buffer holds it until let go.
+  readonly bytes = new KeptBytes(this.budget, (bytes) => this.buffers.giveBack(bytes));
   // What was made of a result or a part goes with it.
   readonly results = new KeptResults((result) => this.bytes.forget(result));
   readonly trees = new TreeAnswers((part) => this.bytes.forget(part));

@@ -29,7 +29,8 @@ export class KeptBytes {
   /** Held weakly: a note costs nothing to lose, and must not keep its owner (a whole result) alive. */
   private readonly notes = new WeakMap<object, Note>();
 
-  constructor(private readonly budget: ReuseBudget) {
+  /** `released`: told of every piece's bytes once they are kept no more (their memory may be lent: reply-buffers.ts). */
+  constructor(private readonly budget: ReuseBudget, private readonly released?: (bytes: Buffer) => void) {
     budget.reclaimWith(() => this.dropOldest());
   }
 
@@ -51,7 +52,7 @@ export class KeptBytes {
   keep(owner: object, kind: PieceKind, shape: string, stamp: number, bytes: Buffer): void {
     const held = this.pieces.get(owner) ?? {};
     const before = held[kind];
-    if (before) this.budget.release(before.bytes.length);
+    if (before) this.let(before);
     held[kind] = { shape, stamp, bytes };
     // Kept anew: the owner is the newest, so the last of them to go.
     this.pieces.delete(owner);
@@ -63,8 +64,13 @@ export class KeptBytes {
   forget(owner: object): void {
     const held = this.pieces.get(owner);
     if (!held) return;
-    for (const piece of Object.values(held)) if (piece) this.budget.release(piece.bytes.length);
+    for (const piece of Object.values(held)) if (piece) this.let(piece);
     this.pieces.delete(owner);
+  }
+
+  private let(piece: Piece): void {
+    this.budget.release(piece.bytes.length);
+    this.released?.(piece.bytes);
   }
 
   get size(): number {

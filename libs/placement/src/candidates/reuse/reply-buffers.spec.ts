@@ -42,6 +42,24 @@ describe('ReplyBuffers', () => {
     expect(buffers.take(290_000)!.buffer).not.toBe(kept.buffer);
   });
 
+  it('hands out shared memory again only once every holder has given it back', () => {
+    const buffers = buffersWithin();
+    const answer = buffers.take(300_000)!;
+    // Sent and kept: two holders, then a third reply of the kept body.
+    buffers.share(answer);
+    buffers.share(answer);
+    buffers.giveBack(answer);
+    buffers.giveBack(answer);
+    expect(buffers.take(290_000)!.buffer).not.toBe(answer.buffer);
+    buffers.giveBack(answer);
+    expect(buffers.take(290_000)!.buffer).toBe(answer.buffer);
+    // Memory not lent is never shared into the buffers.
+    const elsewhere = Buffer.allocUnsafe(300_000);
+    buffers.share(elsewhere);
+    buffers.giveBack(elsewhere);
+    expect(buffers.take(290_000)!.buffer).not.toBe(elsewhere.buffer);
+  });
+
   it('does not hand out a buffer too small for the answer', () => {
     const buffers = buffersWithin();
     buffers.giveBack(buffers.take(300_000)!);

@@ -15,8 +15,12 @@ const LARGEST = 8 * 1024 * 1024;
  */
 export class ReplyBuffers {
   private readonly idle: ArrayBuffer[] = [];
-  /** Memory handed out and not yet back: only it may come back (a kept answer's bytes never were lent). */
-  private readonly lent = new WeakSet<ArrayBuffer>();
+  /**
+   * Memory handed out and not yet back, with how many hold it (the reply, and a kept body):
+   * only it may come back, once each holder has given it back (a kept answer's bytes written
+   * elsewhere never were lent).
+   */
+  private readonly lent = new WeakMap<ArrayBuffer, number>();
 
   constructor(private readonly budget: ReuseBudget) {
     budget.reclaimWith(() => this.dropOldest());
@@ -28,18 +32,28 @@ export class ReplyBuffers {
     const at = this.idle.findIndex((buffer) => buffer.byteLength >= size);
     const buffer = at < 0 ? Buffer.allocUnsafe(size).buffer : this.idle.splice(at, 1)[0];
     if (at >= 0) this.budget.release(buffer.byteLength);
-    this.lent.add(buffer);
+    this.lent.set(buffer, 1);
     return Buffer.from(buffer);
   }
 
+  /** One more holder of an answer's memory (its body kept as well as sent), if it was lent. */
+  share(answer: Buffer): void {
+    const holders = this.lent.get(answer.buffer as ArrayBuffer);
+    if (holders !== undefined) this.lent.set(answer.buffer as ArrayBuffer, holders + 1);
+  }
+
   /**
-   * An answer's memory back, once nothing reads it any more: only after the reply's 'finish'
-   * (Node has handed every byte to the kernel), never on a reply that did not finish.
+   * An answer's memory back from one holder, once it reads it no more: the reply after its
+   * 'finish' (Node has handed every byte to the kernel), never on a reply that did not finish; a
+   * kept body when it is let go.
    */
   giveBack(answer: Buffer): void {
     const buffer = answer.buffer;
-    if (!(buffer instanceof ArrayBuffer) || !this.lent.delete(buffer)) return;
-    this.idle.push(buffer);
+    const holders = buffer instanceof ArrayBuffer ? this.lent.get(buffer) : undefined;
+    if (holders === undefined) return;
+    if (holders > 1) return void this.lent.set(buffer as ArrayBuffer, holders - 1);
+    this.lent.delete(buffer as ArrayBuffer);
+    this.idle.push(buffer as ArrayBuffer);
     this.budget.add(buffer.byteLength);
   }
 

@@ -1,0 +1,126 @@
+import { randomUUID } from 'node:crypto';
+import { startSiblingApp, startTestApp, TestApp } from '../support/test-app.js';
+import type { RunningApp } from '../../apps/placement-api/src/bootstrap.js';
+
+/**
+ * A scheduler asks each flavor again after claims: the kept answer is patched with the providers
+ * the writes changed (patch-walk.ts) and its body copied where it still holds (entry-runs.ts),
+ * in reused buffers. Over HTTP, after claims here and in another process, deletions, a resized
+ * inventory and a trait change, every answer is byte for byte what a fresh search gives (the
+ * other process, asked with a limit it has not seen, searches afresh), and concurrent answers
+ * arrive whole and alike.
+ */
+describe('allocation candidates: answers patched after claims, over HTTP', () => {
+  const PROVIDERS = 700;
+  const providers = Array.from({ length: PROVIDERS }, () => randomUUID());
+  const FLAVORS = [
+    'resources=VCPU:1,MEMORY_MB:512,DISK_GB:5&root_required=!COMPUTE_STATUS_DISABLED',
+    'resources=VCPU:4,MEMORY_MB:4096,DISK_GB:40',
+    'resources=VCPU:2,MEMORY_MB:2048&required=HW_CPU_X86_AVX2',
+  ];
+  let app: TestApp;
+  let sibling: { running: RunningApp; url: string };
+  let fresh = 0;
+
+  const get = async (base: string, flavor: string, limit: number) => {
+    const response = await fetch(`${base}/allocation_candidates?${flavor}&limit=${limit}`, {
+      headers: { 'x-auth-token': 'admin', 'openstack-api-version': 'placement 1.36', connection: 'close' },
+    });
+    expect(response.status).toBe(200);
+    return response.text();
+  };
+  /**
+   * Asked of the other process once it has kept nothing of the question: it keeps the answers of
+   * the latest sixteen questions (kept-results.ts), so sixteen others, each never asked, come first.
+   */
+  const searched = async (flavor: string, limit: number) => {
+    for (let other = 0; other < 16; other++) await get(sibling.url, 'resources=DISK_GB:1', 1 + fresh++);
+    return get(sibling.url, flavor, limit);
+  };
+
+  const sameBody = (body: string, expected: string) => {
+    let at = 0;
+    while (at < Math.min(body.length, expected.length) && body[at] === expected[at]) at++;
+    expect({ length: body.length, differsAt: at === body.length && at === expected.length ? null : body.slice(at, at + 80) })
+      .toEqual({ length: expected.length, differsAt: null });
+  };
+
+  const claim = async (base: string, provider: string, vcpu: number) => {
+    const consumer = randomUUID();
+    const response = await fetch(`${base}/allocations/${consumer}`, {
+      method: 'PUT',
+      headers: { 'x-auth-token': 'admin', 'openstack-api-version': 'placement 1.36', 'content-type': 'application/json' },
+      body: JSON.stringify({
+        allocations: { [provider]: { resources: { VCPU: vcpu, MEMORY_MB: 512 } } }, project_id: randomUUID(), user_id: randomUUID(), consumer_generation: null,
+      }),
+    });
+    expect(response.status).toBe(204);
+    return consumer;
+  };
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    const made = async (method: string, path: string, body: object, status = 200) => expect((await app.request(method, path, { version: '1.39', body })).status).toBe(status);
+    for (const [i, uuid] of providers.entries()) {
+      await made('POST', '/resource_providers', { uuid, name: `cn${i}` });
+      await made('PUT', `/resource_providers/${uuid}/inventories`, {
+        resource_provider_generation: 0, inventories: { VCPU: { total: 8 }, MEMORY_MB: { total: 8192 }, DISK_GB: { total: 200 } },
+      });
+      if (i % 3 === 0) await made('PUT', `/resource_providers/${uuid}/traits`, { resource_provider_generation: 1, traits: ['HW_CPU_X86_AVX2'] });
+    }
+    sibling = await startSiblingApp(app);
+  }, 180_000);
+
+  afterAll(async () => {
+    await sibling?.running.close();
+    await app?.close();
+  });
+
+  it('answers each flavor after claims, deletions and other writes exactly as a fresh search, limited or not', async () => {
+    const ask = async (limit: number) => {
+      for (const flavor of FLAVORS) sameBody(await get(app.baseUrl, flavor, limit), await searched(flavor, limit));
+    };
+    const limits = [1000, 100];
+    for (const limit of limits) await ask(limit);
+    const consumers: string[] = [];
+    for (let round = 0; round < 12; round++) {
+      // Claims here and in the other process: the first providers of every answer, some filled up.
+      consumers.push(await claim(app.baseUrl, providers[round % 4], 2));
+      consumers.push(await claim(sibling.url, providers[3 * round], 1));
+      if (round % 4 === 3) {
+        // A deletion gives room back: a provider may come back before where a limit cut the answer.
+        const gone = consumers.shift()!;
+        expect((await app.request('DELETE', `/allocations/${gone}`, { version: '1.36' })).status).toBe(204);
+      }
+      if (round === 5) {
+        const { body } = await app.request('GET', `/resource_providers/${providers[7]}/inventories`, { version: '1.39' });
+        expect((await app.request('PUT', `/resource_providers/${providers[7]}/inventories/VCPU`, { version: '1.39', body: {
+          resource_provider_generation: (body as { resource_provider_generation: number }).resource_provider_generation, total: 2,
+        } })).status).toBe(200);
+      }
+      if (round === 8) {
+        const { body } = await app.request('GET', `/resource_providers/${providers[1]}/traits`, { version: '1.39' });
+        expect((await app.request('PUT', `/resource_providers/${providers[1]}/traits`, { version: '1.39', body: {
+          resource_provider_generation: (body as { resource_provider_generation: number }).resource_provider_generation, traits: ['COMPUTE_STATUS_DISABLED'],
+        } })).status).toBe(200);
+      }
+      for (const limit of limits) await ask(limit);
+    }
+  }, 120_000);
+
+  it('sends every concurrent answer whole and alike while claims come between them', async () => {
+    const flavor = FLAVORS[0];
+    for (let round = 0; round < 4; round++) {
+      const answers = Promise.all(Array.from({ length: 12 }, () => get(app.baseUrl, flavor, 1000)));
+      await claim(app.baseUrl, providers[100 + round], 1);
+      const bodies = await answers;
+      const after = await get(app.baseUrl, flavor, 1000);
+      sameBody(after, await searched(flavor, 1000));
+      expect(after.length).toBeGreaterThan(256 * 1024);
+      for (const body of bodies) JSON.parse(body);
+      // Asked before the claim or after it: each is one of the two answers, whole.
+      const before = bodies[0];
+      for (const body of bodies) expect(body === before || body === after).toBe(true);
+    }
+  }, 60_000);
+});
