@@ -1,5 +1,6 @@
 import { ActiveProvider } from '#domain/index.js';
 import { activeProvider, PlainProvider } from '#placement/candidates/index/plain-index.js';
+import { NameCatalog } from '#placement/candidates/index/name-catalog.js';
 import { ProviderIndex, ProviderNode } from '#placement/candidates/index/provider-index.js';
 import { CandidateRequest } from '#placement/candidates/request.js';
 import { Candidate } from '#placement/candidates/search/candidate.js';
@@ -95,6 +96,13 @@ export function flatCloud(count: number): PlainProvider[] {
     traits: i % 3 === 0 ? ['HW_CPU_X86_AVX2'] : i % 3 === 1 ? ['CUSTOM_FOO'] : [],
     aggregates: i % 3 === 2 ? ['a1'] : [],
   }));
+}
+
+/** The name catalog of flatCloud's traits, so that FLAT_REQUESTS may name them. */
+export function flatCatalog(): NameCatalog {
+  const names = new NameCatalog();
+  for (const trait of ['HW_CPU_X86_AVX2', 'CUSTOM_FOO']) names.addTrait(trait);
+  return names;
 }
 
 /** The flat scheduler's questions: a storm's flavors, with a required or forbidden trait, member_of, root_required. */

@@ -4,7 +4,7 @@ import { candidateRequest, group } from '#placement/candidates/search/request-bu
 import { searchCandidates } from '#placement/candidates/search/search.js';
 import { Candidate, OneProviderCandidate } from '#placement/candidates/search/candidate.js';
 import { AnswerReuse } from '#placement/candidates/reuse/answer-reuse.js';
-import { FLAT_REQUESTS, FLAT_WRITES, flatCloud, putChanged } from '#test/support/candidate-fixtures.js';
+import { FLAT_REQUESTS, FLAT_WRITES, flatCatalog, flatCloud, putChanged } from '#test/support/candidate-fixtures.js';
 import { seededRandom } from '#test/support/seeded-random.js';
 import { Version } from '../platform/microversion.js';
 import { presentCandidates } from './allocation-candidates.presenter.js';
@@ -18,6 +18,17 @@ const search = () => searchCandidates(index, new NameCatalog(), request, { rando
 const result = search();
 const reused = new AnswerReuse();
 const at = (version: string, answer = result) => JSON.parse(presentCandidates(answer, request, Version.parse(version), reused).toString('latin1'));
+
+/** A flat cloud of `size` asked one question at 1.39 again and again, as the API asks it: kept, patched, presented. */
+function askedOfFlat(size: number) {
+  const cloud = indexOf(flatCloud(size));
+  const names = new NameCatalog();
+  const reuse = new AnswerReuse();
+  const asked = candidateRequest([group('', { resources: [['VCPU', 1]] })]);
+  const options = { randomize: false, maxCandidates: null };
+  const answer = () => reuse.results.answer(cloud, names, asked, options, async () => searchCandidates(cloud, names, asked, options));
+  return { cloud, reuse, present: async () => presentCandidates(await answer(), asked, Version.parse('1.39'), reuse) };
+}
 
 describe('presentCandidates', () => {
   it('gives the list form before 1.12, ready for PUT /allocations of that time', () => {
@@ -97,8 +108,7 @@ describe('presentCandidates', () => {
   it('writes a patched answer by copying what its earlier body holds still, the same bytes as a whole search, at every shape', async () => {
     const random = seededRandom(20261129);
     const cloud = indexOf(flatCloud(60));
-    const names = new NameCatalog();
-    for (const trait of ['HW_CPU_X86_AVX2', 'CUSTOM_FOO']) names.addTrait(trait);
+    const names = flatCatalog();
     const reuse = new AnswerReuse();
     const options = { randomize: false, maxCandidates: null };
     let patched = 0;
@@ -118,13 +128,7 @@ describe('presentCandidates', () => {
   });
 
   it('copies the entries a patched answer shares with the body of the answer it was patched from', async () => {
-    const cloud = indexOf(flatCloud(4));
-    const names = new NameCatalog();
-    const reuse = new AnswerReuse();
-    const asked = candidateRequest([group('', { resources: [['VCPU', 1]] })]);
-    const options = { randomize: false, maxCandidates: null };
-    const answer = () => reuse.results.answer(cloud, names, asked, options, async () => searchCandidates(cloud, names, asked, options));
-    const present = async () => presentCandidates(await answer(), asked, Version.parse('1.39'), reuse);
+    const { cloud, present } = askedOfFlat(4);
     const first = await present();
     // Marked in the kept body: a request entry and a summary of providers that will not change.
     first.write('X', first.indexOf('c0003'), 'latin1');
@@ -138,13 +142,7 @@ describe('presentCandidates', () => {
   });
 
   it('keeps the body of a patched answer in a reused buffer that no other answer gets while it is kept or sent', async () => {
-    const cloud = indexOf(flatCloud(1200));
-    const names = new NameCatalog();
-    const reuse = new AnswerReuse();
-    const asked = candidateRequest([group('', { resources: [['VCPU', 1]] })]);
-    const options = { randomize: false, maxCandidates: null };
-    const present = async () => presentCandidates(
-      await reuse.results.answer(cloud, names, asked, options, async () => searchCandidates(cloud, names, asked, options)), asked, Version.parse('1.39'), reuse);
+    const { cloud, reuse, present } = askedOfFlat(1200);
     const first = await present();
     const text = first.toString('latin1');
     // Sent twice (each reply gives its body back once sent), and still kept.

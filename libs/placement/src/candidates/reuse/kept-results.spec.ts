@@ -1,5 +1,5 @@
 import {
-  FLAT_REQUESTS, FLAT_WRITES, flatCloud, INDEX_WRITES, IndexWrite, nestedTree, putChanged, REQUESTS, seen, someProvider,
+  FLAT_REQUESTS, FLAT_WRITES, flatCatalog, flatCloud, INDEX_WRITES, IndexWrite, nestedTree, putChanged, REQUESTS, seen, someProvider,
 } from '#test/support/candidate-fixtures.js';
 import { seededRandom } from '#test/support/seeded-random.js';
 import { NameCatalog } from '../index/name-catalog.js';
@@ -78,8 +78,7 @@ describe('whole answers kept while nothing is written (KeptResults)', () => {
   it('patches the streamed answers of a flat cloud after writes to exactly what a search gives, and searches where it cannot tell', async () => {
     const random = seededRandom(20261129);
     const index = indexOf(flatCloud(120));
-    const names = new NameCatalog();
-    for (const trait of ['HW_CPU_X86_AVX2', 'CUSTOM_FOO']) names.addTrait(trait);
+    const names = flatCatalog();
     const results = new KeptResults();
     let patched = 0;
     let searched = 0;
