@@ -215,12 +215,13 @@ function separator(out: AsciiWriter): () => void {
 /** The same body, tree by tree: a whole kept part is copied as bytes, a part cut short is written as before. */
 function* presentTrees(trees: readonly TreeSlice[], p: Presentation, out: AsciiWriter): Steps<Buffer> {
   const written = { count: 0 };
-  const whole = (slice: TreeSlice) => (slice.part && slice.candidates === slice.part.candidates ? partBytes(slice.part, p) : null);
+  // Each whole part's bytes looked up once for both lists.
+  const slices = trees.map((slice) => ({ slice, whole: slice.part && slice.candidates === slice.part.candidates ? partBytes(slice.part, p) : null }));
   out.text('{"allocation_requests":[');
-  yield* writeSlices(out, trees, (slice) => whole(slice)?.requests, (slice) => slice.candidates,
+  yield* writeSlices(out, slices, (whole) => whole.requests, (slice) => slice.candidates,
     (candidate) => writeRequest(out, candidate, p.shape, p.texts), written);
   out.text('],"provider_summaries":{');
-  yield* writeSlices(out, trees.filter(summarized), (slice) => whole(slice)?.summaries, (slice) => slice.members,
+  yield* writeSlices(out, slices.filter(({ slice }) => summarized(slice)), (whole) => whole.summaries, (slice) => slice.members,
     (node) => writeSummary(out, node, p), written);
   out.text('}}');
   return out.done();
@@ -231,15 +232,14 @@ function* presentTrees(trees: readonly TreeSlice[], p: Presentation, out: AsciiW
  * its items written one by one, with a pause every PAUSE_EVERY items (`written` counts across lists).
  */
 function* writeSlices<Item>(
-  out: AsciiWriter, slices: readonly TreeSlice[], kept: (slice: TreeSlice) => Buffer | undefined,
+  out: AsciiWriter, slices: readonly { slice: TreeSlice; whole: PartBytes | null }[], kept: (whole: PartBytes) => Buffer,
   items: (slice: TreeSlice) => Iterable<Item>, write: (item: Item) => void, written: { count: number },
 ): Steps<void> {
   const next = separator(out);
-  for (const slice of slices) {
-    const bytes = kept(slice);
-    if (bytes) {
+  for (const { slice, whole } of slices) {
+    if (whole) {
       next();
-      out.bytes(bytes);
+      out.bytes(kept(whole));
       continue;
     }
     for (const item of items(slice)) {
