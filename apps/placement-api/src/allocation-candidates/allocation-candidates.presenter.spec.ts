@@ -7,7 +7,7 @@ import { AnswerReuse } from '#placement/candidates/reuse/answer-reuse.js';
 import { FLAT_REQUESTS, FLAT_WRITES, flatCatalog, flatCloud, putChanged } from '#test/support/candidate-fixtures.js';
 import { seededRandom } from '#test/support/seeded-random.js';
 import { Version } from '../platform/microversion.js';
-import { presentCandidates } from './allocation-candidates.presenter.js';
+import { presentCandidates, presentSteps } from './allocation-candidates.presenter.js';
 
 const index = indexOf([
   { uuid: 'cn', inventories: { VCPU: { total: 8, allocation_ratio: 2 }, MEMORY_MB: { total: 1024, reserved: 24 } }, used: { VCPU: 3 }, traits: ['HW_CPU_X86_AVX2'] },
@@ -27,7 +27,7 @@ function askedOfFlat(size: number) {
   const asked = candidateRequest([group('', { resources: [['VCPU', 1]] })]);
   const options = { randomize: false, maxCandidates: null };
   const answer = () => reuse.results.answer(cloud, names, asked, options, async () => searchCandidates(cloud, names, asked, options));
-  return { cloud, reuse, present: async () => presentCandidates(await answer(), asked, Version.parse('1.39'), reuse) };
+  return { cloud, reuse, asked, answer, present: async () => presentCandidates(await answer(), asked, Version.parse('1.39'), reuse) };
 }
 
 describe('presentCandidates', () => {
@@ -155,6 +155,27 @@ describe('presentCandidates', () => {
     putChanged(cloud, cloud.get('c0005')!.state, { usages: { VCPU: 1 } });
     const second = await present();
     expect(second.buffer).not.toBe(first.buffer);
+    expect(reuse.buffers.take(first.length)!.buffer).toBe(first.buffer);
+  });
+
+  it('holds the body it copies from while it pauses, though that body is let go meanwhile', async () => {
+    const { cloud, reuse, asked, answer, present } = askedOfFlat(1200);
+    const first = await present();
+    const text = first.toString('latin1');
+    reuse.buffers.giveBack(first);
+    putChanged(cloud, cloud.get('c0005')!.state, { usages: { VCPU: 1 } });
+    const patched = await answer();
+    expect(patched.walked?.base?.result).toBeDefined();
+    const steps = presentSteps(patched, asked, Version.parse('1.39'), reuse);
+    // Paused after its first 1,024 entries: then the earlier body is let go, and its memory asked for.
+    expect(steps.next().done).toBe(false);
+    reuse.bytes.forget(patched.walked!.base!.result!);
+    reuse.buffers.take(first.length)!.fill(0x20);
+    expect(first.toString('latin1') === text).toBe(true);
+    let step = steps.next();
+    while (!step.done) step = steps.next();
+    expect(JSON.parse(step.value.toString('latin1')).provider_summaries.c0005.resources.VCPU.used).toBe(1);
+    // Done, it lets go of the earlier body: its memory is handed out again.
     expect(reuse.buffers.take(first.length)!.buffer).toBe(first.buffer);
   });
 

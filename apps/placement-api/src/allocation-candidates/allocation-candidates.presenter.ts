@@ -326,13 +326,19 @@ function* presentWalked(result: CandidateResult, walked: Walked, p: Presentation
   const out = new AsciiWriter(size, buffers.take(size));
   const requests = new Int32Array(n + 1);
   const summaryStarts = new Int32Array(n + 1);
-  out.text('{"allocation_requests":[');
-  yield* writeEntries(out, n, requests, layout ? earlier(layout.requests, () => true) : null,
-    (i) => writeOneProviderRequest(out, candidates[i] as OneProviderCandidate, p), PAUSE_EVERY);
-  out.text('],"provider_summaries":{');
-  yield* writeEntries(out, n, summaryStarts, layout ? earlier(layout.summaries, (j) => base!.summaries[j].changed <= layout.version) : null,
-    (i) => writeSummary(out, summaries[i], p), PAUSE_EVERY);
-  out.text('}}');
+  // Held while copied from, across pauses: let go meanwhile, its memory could be handed to another answer.
+  if (before) buffers.share(before);
+  try {
+    out.text('{"allocation_requests":[');
+    yield* writeEntries(out, n, requests, layout ? earlier(layout.requests, () => true) : null,
+      (i) => writeOneProviderRequest(out, candidates[i] as OneProviderCandidate, p), PAUSE_EVERY);
+    out.text('],"provider_summaries":{');
+    yield* writeEntries(out, n, summaryStarts, layout ? earlier(layout.summaries, (j) => base!.summaries[j].changed <= layout.version) : null,
+      (i) => writeSummary(out, summaries[i], p), PAUSE_EVERY);
+    out.text('}}');
+  } finally {
+    if (before) buffers.giveBack(before);
+  }
   const bytes = out.done();
   if (base) kept.forget(base);
   layouts.set(bytes, { requests, summaries: summaryStarts, version: walked.version });
