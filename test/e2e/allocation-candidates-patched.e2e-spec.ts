@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { startSiblingApp, startTestApp, TestApp } from '../support/test-app.js';
+import { expectSameBody } from '../support/same-body.js';
 import type { RunningApp } from '../../apps/placement-api/src/bootstrap.js';
 
 /**
@@ -38,13 +39,6 @@ describe('allocation candidates: answers patched after claims, over HTTP', () =>
     return get(sibling.url, flavor, limit);
   };
 
-  const sameBody = (body: string, expected: string) => {
-    let at = 0;
-    while (at < Math.min(body.length, expected.length) && body[at] === expected[at]) at++;
-    expect({ length: body.length, differsAt: at === body.length && at === expected.length ? null : body.slice(at, at + 80) })
-      .toEqual({ length: expected.length, differsAt: null });
-  };
-
   const claim = async (base: string, provider: string, vcpu: number) => {
     const consumer = randomUUID();
     const response = await fetch(`${base}/allocations/${consumer}`, {
@@ -78,7 +72,7 @@ describe('allocation candidates: answers patched after claims, over HTTP', () =>
 
   it('answers each flavor after claims, deletions and other writes exactly as a fresh search, limited or not', async () => {
     const ask = async (limit: number) => {
-      for (const flavor of FLAVORS) sameBody(await get(app.baseUrl, flavor, limit), await searched(flavor, limit));
+      for (const flavor of FLAVORS) expectSameBody(await get(app.baseUrl, flavor, limit), await searched(flavor, limit));
     };
     const limits = [1000, 100];
     for (const limit of limits) await ask(limit);
@@ -115,7 +109,7 @@ describe('allocation candidates: answers patched after claims, over HTTP', () =>
       await claim(app.baseUrl, providers[100 + round], 1);
       const bodies = await answers;
       const after = await get(app.baseUrl, flavor, 1000);
-      sameBody(after, await searched(flavor, 1000));
+      expectSameBody(after, await searched(flavor, 1000));
       expect(after.length).toBeGreaterThan(256 * 1024);
       for (const body of bodies) JSON.parse(body);
       // Asked before the claim or after it: each is one of the two answers, whole.

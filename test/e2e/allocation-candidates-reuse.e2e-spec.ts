@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { startSiblingApp, startTestApp, TestApp } from '../support/test-app.js';
+import { expectSameBody } from '../support/same-body.js';
 import type { RunningApp } from '../../apps/placement-api/src/bootstrap.js';
 
 /**
@@ -22,14 +23,6 @@ describe('allocation candidates: kept tree parts and reused buffers over HTTP', 
     const response = await fetch(`${base}${QUERY}`, { headers: { 'x-auth-token': 'admin', 'openstack-api-version': 'placement 1.39', connection: 'close' } });
     expect(response.status).toBe(200);
     return response.text();
-  };
-
-  /** Where two bodies first differ, so a failure names the place instead of printing megabytes. */
-  const sameBody = (body: string, expected: string) => {
-    let at = 0;
-    while (at < Math.min(body.length, expected.length) && body[at] === expected[at]) at++;
-    expect({ length: body.length, differsAt: at === body.length && at === expected.length ? null : body.slice(at, at + 80) })
-      .toEqual({ length: expected.length, differsAt: null });
   };
 
   beforeAll(async () => {
@@ -55,7 +48,7 @@ describe('allocation candidates: kept tree parts and reused buffers over HTTP', 
     const first = await get(app.baseUrl);
     // Every tree: root VCPU with 4 x 4 picks of the two PCI groups.
     expect(JSON.parse(first).allocation_requests).toHaveLength(TREES * 16);
-    sameBody(await get(app.baseUrl), first);
+    expectSameBody(await get(app.baseUrl), first);
 
     // Writes that leave both trees able to anchor candidates, but fewer: a claim takes all of one
     // PCI device of tree 0, and one device of tree 1 is cut to a single unit.
@@ -73,17 +66,17 @@ describe('allocation candidates: kept tree parts and reused buffers over HTTP', 
     const after = await get(app.baseUrl);
     // Tree 0: 3 x 3 picks left; tree 1: every pick but its cut device taken twice.
     expect(JSON.parse(after).allocation_requests).toHaveLength((TREES - 2) * 16 + 9 + 15);
-    sameBody(after, await get(sibling.url));
+    expectSameBody(after, await get(sibling.url));
     expect(after.length).toBeGreaterThan(256 * 1024);
 
     const concurrent = await Promise.all(Array.from({ length: 20 }, () => get(app.baseUrl)));
-    for (const body of concurrent) sameBody(body, after);
+    for (const body of concurrent) expectSameBody(body, after);
   });
 
   it('answers a question asked again with the kept answer only until a write, made here or by another process', async () => {
     const before = await get(app.baseUrl);
-    sameBody(await get(app.baseUrl), before);
-    sameBody(await get(app.baseUrl), before);
+    expectSameBody(await get(app.baseUrl), before);
+    expectSameBody(await get(app.baseUrl), before);
     // The other process claims a device of tree 2: this one reads it from the log before answering.
     const claim = await fetch(`${sibling.url}/allocations/${randomUUID()}`, {
       method: 'PUT',
@@ -96,8 +89,8 @@ describe('allocation candidates: kept tree parts and reused buffers over HTTP', 
     expect(claim.status).toBe(204);
     const after = await get(app.baseUrl);
     expect(JSON.parse(after).allocation_requests.length).toBe(JSON.parse(before).allocation_requests.length - 7);
-    sameBody(after, await get(sibling.url));
-    sameBody(await get(app.baseUrl), after);
+    expectSameBody(after, await get(sibling.url));
+    expectSameBody(await get(app.baseUrl), after);
   });
 
   it('refuses a question asked again once a trait it names is gone, though no provider changed', async () => {
