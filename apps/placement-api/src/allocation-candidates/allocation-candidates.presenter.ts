@@ -317,8 +317,9 @@ function* presentWalked(result: CandidateResult, walked: Walked, p: Presentation
   const base = walked.base?.result;
   const before = base ? kept.get(base, 'body', p.key, 0) : undefined;
   const layout = before && layouts.get(before);
-  const earlier = (starts: EntryStarts, same: (j: number) => boolean): EarlierList | null =>
-    layout && base ? { bytes: before, starts, from: walked.base!.from, same } : null;
+  // One of the earlier body's lists to copy from, where that body and its layout are still kept.
+  const earlier = (list: 'requests' | 'summaries', same: (j: number) => boolean): EarlierList | null =>
+    before && layout ? { bytes: before, starts: layout[list], from: walked.base!.from, same } : null;
   const { candidates, summaries } = result;
   const n = candidates.length;
   const size = before ? before.length + 4096 : n * 640 + 64;
@@ -330,10 +331,10 @@ function* presentWalked(result: CandidateResult, walked: Walked, p: Presentation
   if (before) buffers.share(before);
   try {
     out.text('{"allocation_requests":[');
-    yield* writeEntries(out, n, requests, layout ? earlier(layout.requests, () => true) : null,
+    yield* writeEntries(out, n, requests, earlier('requests', () => true),
       (i) => writeOneProviderRequest(out, candidates[i] as OneProviderCandidate, p), PAUSE_EVERY);
     out.text('],"provider_summaries":{');
-    yield* writeEntries(out, n, summaryStarts, layout ? earlier(layout.summaries, (j) => base!.summaries[j].changed <= layout.version) : null,
+    yield* writeEntries(out, n, summaryStarts, earlier('summaries', (j) => base!.summaries[j].changed <= layout!.version),
       (i) => writeSummary(out, summaries[i], p), PAUSE_EVERY);
     out.text('}}');
   } finally {

@@ -31,14 +31,14 @@ export function* writeEntries(
     if (i > 0) out.byte(COMMA);
     const first = earlier ? earlier.from[i] : -1;
     let last = i;
-    if (first >= 0 && earlier!.same(first)) {
-      const { from, same, bytes } = earlier!;
+    if (earlier && first >= 0 && earlier.same(first)) {
+      const { from, same, bytes, starts: earlierStarts } = earlier;
       while (last + 1 < count && from[last + 1] === from[last] + 1 && same(from[last + 1])) last++;
       const at = out.length;
-      const origin = earlier!.starts[first];
-      for (let k = i; k <= last; k++) starts[k] = at + earlier!.starts[from[k]] - origin;
+      const origin = earlierStarts[first];
+      for (let k = i; k <= last; k++) starts[k] = at + earlierStarts[from[k]] - origin;
       // Up to the comma after the run's last entry.
-      out.bytes(bytes.subarray(origin, earlier!.starts[from[last] + 1] - 1));
+      out.bytes(bytes.subarray(origin, earlierStarts[from[last] + 1] - 1));
     } else {
       starts[i] = out.length;
       write(i);

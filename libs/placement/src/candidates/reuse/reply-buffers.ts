@@ -38,8 +38,10 @@ export class ReplyBuffers {
 
   /** One more holder of an answer's memory (its body kept as well as sent), if it was lent. */
   share(answer: Buffer): void {
-    const holders = this.lent.get(answer.buffer as ArrayBuffer);
-    if (holders !== undefined) this.lent.set(answer.buffer as ArrayBuffer, holders + 1);
+    const buffer = answer.buffer;
+    if (!(buffer instanceof ArrayBuffer)) return;
+    const holders = this.lent.get(buffer);
+    if (holders !== undefined) this.lent.set(buffer, holders + 1);
   }
 
   /**
@@ -49,11 +51,12 @@ export class ReplyBuffers {
    */
   giveBack(answer: Buffer): void {
     const buffer = answer.buffer;
-    const holders = buffer instanceof ArrayBuffer ? this.lent.get(buffer) : undefined;
+    if (!(buffer instanceof ArrayBuffer)) return;
+    const holders = this.lent.get(buffer);
     if (holders === undefined) return;
-    if (holders > 1) return void this.lent.set(buffer as ArrayBuffer, holders - 1);
-    this.lent.delete(buffer as ArrayBuffer);
-    this.idle.push(buffer as ArrayBuffer);
+    if (holders > 1) return void this.lent.set(buffer, holders - 1);
+    this.lent.delete(buffer);
+    this.idle.push(buffer);
     this.budget.add(buffer.byteLength);
   }
 
