@@ -1,6 +1,7 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 import recorded from './keystone-v3-recorded.json';
+import { keystoneServiceEnv } from './service-env.js';
 
 /**
  * Keystone 22 (Debian bookworm) replayed: every status, header and body below was recorded
@@ -67,13 +68,7 @@ export class FakeKeystone {
 
   /** The settings that make the service authenticate against this fake as the recorded service user. */
   serviceEnv(): Record<string, string> {
-    return {
-      PLACEMENT_AUTH_STRATEGY: 'keystone',
-      PLACEMENT_KEYSTONE_AUTH_URL: `${this.url}/v3`,
-      PLACEMENT_KEYSTONE_USERNAME: 'placement',
-      PLACEMENT_KEYSTONE_PASSWORD: this.password,
-      PLACEMENT_KEYSTONE_PROJECT_NAME: 'service',
-    };
+    return keystoneServiceEnv(this.url, { name: 'placement', password: this.password, project: 'service' });
   }
 
   /** The recorded X-Subject-Token of one of the users' tokens. */

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { keystoneServiceEnv } from './service-env.js';
 
 export interface KeystoneUser {
   readonly name: string;
@@ -46,14 +47,7 @@ export class RealKeystone {
 
   /** The settings that make the service authenticate against this Keystone as its placement user. */
   serviceEnv(): Record<string, string> {
-    const { placement } = this.users;
-    return {
-      PLACEMENT_AUTH_STRATEGY: 'keystone',
-      PLACEMENT_KEYSTONE_AUTH_URL: `${this.url}/v3`,
-      PLACEMENT_KEYSTONE_USERNAME: placement.name,
-      PLACEMENT_KEYSTONE_PASSWORD: placement.password,
-      PLACEMENT_KEYSTONE_PROJECT_NAME: placement.project,
-    };
+    return keystoneServiceEnv(this.url, this.users.placement);
   }
 
   /** A project-scoped token (the user's own project) or, with `system`, a system-scoped one. */
