@@ -33,12 +33,15 @@ describe('patching a streamed answer with the changes since (patchWalk)', () => 
   });
 
   it('keeps a provider claimed from but still with room, and ignores one claimed from past the cut', () => {
-    const { patched, fresh } = patchedAfter(2, (use) => {
+    const { before, patched, fresh } = patchedAfter(2, (use) => {
       use('c0002', 2);
       use('c0004', 8);
     });
     expect(uuids(patched)).toEqual(['c0001', 'c0002']);
     expect(uuids(patched)).toEqual(uuids(fresh));
+    // Nothing left: the patch lists the answer's own candidates, each where it stood.
+    expect(patched!.candidates).toBe(before.candidates);
+    expect([...patched!.walked!.base!.from]).toEqual([0, 1]);
   });
 
   it('cannot tell where a provider that was given room belongs, and says so', () => {

@@ -18,14 +18,22 @@ export function patchWalk(result: CandidateResult, changes: readonly ProviderCha
   const capped = before.length >= walk.cap;
   const shrankOnly = new Map<ProviderNode, boolean>();
   for (const { node, shrank } of changes) shrankOnly.set(node, shrank && shrankOnly.get(node) !== false);
+  // Of the changed providers (a few), those in the answer (a thousand): the answer is scanned, not copied into a set.
   const listed = new Set<ProviderNode>();
-  for (const candidate of before) listed.add(candidate.provider);
+  for (const candidate of before) if (shrankOnly.has(candidate.provider)) listed.add(candidate.provider);
   const leaving = new Set<ProviderNode>();
   for (const [node, shrank] of shrankOnly) {
     const admitted = walk.admits(node);
     if (listed.has(node)) {
       if (!admitted) leaving.add(node);
     } else if (admitted && !(capped && shrank)) return null;
+  }
+  if (walked.base) walked.base.result = null;
+  if (leaving.size === 0) {
+    // Every candidate stays where it stood: the lists are the answer's own.
+    const from = new Int32Array(before.length);
+    for (let at = 0; at < from.length; at++) from[at] = at;
+    return { ...kept(result), walked: { walk, version, base: { result, from } } };
   }
   const candidates: OneProviderCandidate[] = [];
   const from: number[] = [];
@@ -34,13 +42,14 @@ export function patchWalk(result: CandidateResult, changes: readonly ProviderCha
     candidates.push(candidate);
     from.push(at);
   });
-  if (capped && leaving.size > 0) walkOn(walk, before[before.length - 1].provider, candidates, from);
-  if (walked.base) walked.base.result = null;
+  if (capped) walkOn(walk, before[before.length - 1].provider, candidates, from);
   return {
     candidates, summaries: candidates.map((c) => c.provider), explain: result.explain,
     walked: { walk, version, base: { result, from: Int32Array.from(from) } },
   };
 }
+
+const kept = ({ candidates, summaries, explain }: CandidateResult) => ({ candidates, summaries, explain });
 
 /** The walk taken up after `last`, where the answer was cut, until it is full again. */
 function walkOn(walk: StreamedWalk, last: ProviderNode, candidates: OneProviderCandidate[], from: number[]): void {
