@@ -33,7 +33,7 @@ export function patchWalk(result: CandidateResult, changes: readonly ProviderCha
     // Every candidate stays where it stood: the lists are the answer's own.
     const from = new Int32Array(before.length);
     for (let at = 0; at < from.length; at++) from[at] = at;
-    return { ...kept(result), walked: { walk, version, base: { result, from } } };
+    return { candidates: before, summaries: result.summaries, explain: result.explain, walked: { walk, version, base: { result, from } } };
   }
   const candidates: OneProviderCandidate[] = [];
   const from: number[] = [];
@@ -48,8 +48,6 @@ export function patchWalk(result: CandidateResult, changes: readonly ProviderCha
     walked: { walk, version, base: { result, from: Int32Array.from(from) } },
   };
 }
-
-const kept = ({ candidates, summaries, explain }: CandidateResult) => ({ candidates, summaries, explain });
 
 /** The walk taken up after `last`, where the answer was cut, until it is full again. */
 function walkOn(walk: StreamedWalk, last: ProviderNode, candidates: OneProviderCandidate[], from: number[]): void {
