@@ -1,12 +1,11 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { Database } from '#placement/index.js';
 import { PlacementModule } from '#placement/placement.module.js';
 import { AppConfig } from '#platform/config.js';
 import { ApiRouteGuard } from './platform/api-route.js';
 import { PlacementExceptionFilter } from './platform/exception.filter.js';
 import { PolicyGuard } from './platform/policy/policy.guard.js';
-import { AccessAskedInterceptor } from './platform/policy/access-asked.interceptor.js';
 import { RouteTable } from './platform/route-table.js';
 import { ResourceProvidersModule } from './resource-providers/resource-providers.module.js';
 import { InventoriesModule } from './inventories/inventories.module.js';
@@ -51,7 +50,6 @@ export class AppModule {
         { provide: RouteTable, useValue: routes },
         { provide: APP_GUARD, useClass: ApiRouteGuard },
         { provide: APP_GUARD, useValue: new PolicyGuard(config.policy) },
-        { provide: APP_INTERCEPTOR, useClass: AccessAskedInterceptor },
         { provide: APP_FILTER, useClass: PlacementExceptionFilter },
       ],
     };

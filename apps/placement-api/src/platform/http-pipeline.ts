@@ -11,6 +11,7 @@ import { sendError } from './render-error.js';
 import { trackAnswer } from './in-flight.js';
 import { hostilePathParameter } from './hostile-path.js';
 import { requestState } from './request-state.js';
+import { refuseUnjudged } from './policy/access-asked.js';
 
 /**
  * The middleware upstream stacks around its handlers, in its order:
@@ -71,7 +72,8 @@ export function installHttpPipeline(fastify: FastifyInstance, config: AppConfig)
     return undefined;
   });
 
-  fastify.addHook('onSend', async (request, reply, payload) => {
+  fastify.addHook('onSend', async (request, reply, answer) => {
+    const payload = refuseUnjudged(request, reply, answer);
     const version = requestState(request).version;
     if (version) {
       reply.header('openstack-api-version', `placement ${version}`);

@@ -38,6 +38,14 @@ function explanation(status: number, request: FastifyRequest, error: PlacementEr
 }
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: PlacementError): FastifyReply {
+  return reply.send(errorBody(request, reply, error));
+}
+
+/**
+ * The error's status, headers and media type set on the reply, and its body, in the format the
+ * request accepts (upstream's shape for JSON): for a hook that replaces an answer with an error.
+ */
+export function errorBody(request: FastifyRequest, reply: FastifyReply, error: PlacementError): string {
   const state = requestState(request);
   const status = error.status;
   const title = STATUS_TEXT[status]?.[0] ?? 'Error';
@@ -45,13 +53,17 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: P
   reply.code(status).headers(error.headers);
   const format = formatFor(request.headers.accept);
   if (format === 'html') {
-    const body = `<html>\n <head>\n  <title>${status} ${title}</title>\n </head>\n <body>\n  <h1>${status} ${title}</h1>\n  ${detail.replace(/\n\n/g, '<br /><br />\n')}\n </body>\n</html>`;
-    return reply.type('text/html; charset=UTF-8').send(body);
+    reply.type('text/html; charset=UTF-8');
+    return `<html>\n <head>\n  <title>${status} ${title}</title>\n </head>\n <body>\n  <h1>${status} ${title}</h1>\n  ${detail.replace(/\n\n/g, '<br /><br />\n')}\n </body>\n</html>`;
   }
-  if (format === 'plain') return reply.type('text/plain; charset=UTF-8').send(`${status} ${title}\n\n${detail}`);
+  if (format === 'plain') {
+    reply.type('text/plain; charset=UTF-8');
+    return `${status} ${title}\n\n${detail}`;
+  }
   const entry: Record<string, unknown> = { status, title, detail };
   if (state.version?.matches('1.23')) entry.code = error.code;
   if (state.requestId) entry.request_id = state.requestId;
   Object.assign(entry, error.extra);
-  return reply.type('application/json').send(JSON.stringify({ errors: [entry] }));
+  reply.type('application/json');
+  return JSON.stringify({ errors: [entry] });
 }

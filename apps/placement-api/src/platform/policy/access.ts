@@ -20,7 +20,7 @@ export const notAllowed = (action: string) => new PlacementError(403, `Policy do
 /**
  * The judgement of a data-targeted route (route-policies.ts): its rule, evaluated against the
  * owner of each thing the handler read instead of against the caller. A handler of such a route
- * must ask it before answering, and the AccessAskedInterceptor refuses the reply of one that did not.
+ * must ask it before answering, and the reply of one that did not is refused (access-asked.ts).
  */
 export class Access {
   /** The caller may see every project's data: no query needs narrowing, no owner looking at. */
