@@ -19,7 +19,7 @@ import { startAsyncProjections } from './async-projections.js';
 import type { EventStore } from '#event-store/index.js';
 import { backfillProviderNames } from '#placement/providers/provider-name-backfill.js';
 import { compactHeapOnce } from './operations/compact-heap.js';
-import { fixHeapGrowthForServing } from './operations/heap-growth.js';
+import { fixHeapForServing } from './operations/serving-heap.js';
 import { CountedClient } from './operations/counted-client.js';
 
 export interface RunningApp {
@@ -85,7 +85,7 @@ export async function createApp(
   await app.init();
   // What loading the candidate index parsed and dropped would otherwise stay committed to the heap for good.
   compactHeapOnce();
-  fixHeapGrowthForServing();
+  fixHeapForServing();
   return {
     app,
     database,

@@ -7,7 +7,7 @@
  *   day) cost far more CPU per request than the ones before the pause (docs/performance.md).
  * - --expose-gc: the candidate index's start leaves tens of megabytes of parsed snapshot behind,
  *   which one full, compacting collection returns (once, after start: operations/compact-heap.ts).
- * The old generation's growth while serving is set by the process itself (operations/heap-growth.ts).
+ * What changes once the process serves is set by the process itself (operations/serving-heap.ts).
  */
 export const SERVING_HEAP_FLAGS = ['--min-semi-space-size=16', '--max-semi-space-size=16', '--expose-gc'];
 
