@@ -1,7 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 
 /** How far past what lived after a full collection the old generation grows before the next: twice. */
-export const SERVING_HEAP_GROWING_PERCENT = 100;
+const SERVING_HEAP_GROWING_PERCENT = 100;
 
 interface ServingSetting {
   readonly flag: string;
