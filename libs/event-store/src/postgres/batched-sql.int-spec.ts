@@ -100,6 +100,16 @@ describe('BatchedSql: statements that need no answer ride with the next round tr
     expect(rows.map((row) => row.k).sort()).toEqual([values[0], 'literal', 'param'].sort());
   });
 
+  it('writes a text that holds dollar signs, or the dollar quote itself, as it was', async () => {
+    const texts = ['ends in $', "$$ and 'quote' \\ $", "holds $plx$ the tag, 'quoted'", '{"a":"b\\"c"}$plx', '$plx$'];
+    const tx = new BatchedSql(client);
+    texts.forEach((text, i) => tx.defer('INSERT INTO t (k, tags) VALUES ($1, $2)', [`k${i}`, [text, `${text}'`]]));
+    texts.forEach((text, i) => tx.defer('UPDATE t SET doc = to_jsonb($2::text) WHERE k = $1', [`k${i}`, text]));
+    await tx.query('SELECT 1');
+    const { rows } = await pool.query('SELECT tags, doc FROM t ORDER BY k');
+    expect(rows).toEqual(texts.map((text) => ({ tags: [text, `${text}'`], doc: text })));
+  });
+
   it('gives a parameter the type the statement gives it, where a bare literal would be ambiguous', async () => {
     const tx = new BatchedSql(client);
     tx.defer('BEGIN');
@@ -142,14 +152,22 @@ describe('BatchedSql: statements that need no answer ride with the next round tr
 
 describe('executeOf', () => {
   it('writes each parameter as a literal, NULL for none', () => {
-    expect(executeOf('plx_a', ["it's", 2, null, undefined, ['x', null]])).toBe(`EXECUTE plx_a('it''s', '2', NULL, NULL, '{"x",NULL}')`);
+    expect(executeOf('plx_a', ['its', 2, null, undefined, ['x', null]])).toBe(`EXECUTE plx_a('its', '2', NULL, NULL, '{"x",NULL}')`);
     expect(executeOf('plx_b', [])).toBe('EXECUTE plx_b');
   });
 
-  it("escapes a value as pg's escapeLiteral does", () => {
-    for (const value of ["it's", 'back\\slash', "both \\ and ' and \\'", ['a "b"', "c'd\\"], JSON.stringify({ q: "'\\\"" }), '', 'plain']) {
-      const text = Array.isArray(value) ? `{${value.map((v) => `"${v.replace(/[\\"]/g, '\\$&')}"`).join(',')}}` : value;
-      expect(executeOf('plx_c', [value])).toBe(`EXECUTE plx_c(${escapeLiteral(text)})`);
+  const asArray = (value: string | string[]) => (Array.isArray(value) ? `{${value.map((v) => `"${v.replace(/[\\"]/g, '\\$&')}"`).join(',')}}` : value);
+
+  it('quotes a value holding a quote or a backslash in dollars, as it is', () => {
+    for (const value of ["it's", 'back\\slash', "both \\ and ' and \\'", ['a "b"', "c'd\\"], JSON.stringify({ q: "'\\\"" }), 'ends in $', '$pl']) {
+      expect(executeOf('plx_c', [value])).toBe(value === 'ends in $' || value === '$pl'
+        ? `EXECUTE plx_c('${value}')` : `EXECUTE plx_c($plx$${asArray(value)}$plx$)`);
+    }
+  });
+
+  it("escapes a value the dollar quote would end early as pg's escapeLiteral does", () => {
+    for (const value of ["it's $plx$", "back\\slash $plx$ '", "it's ending in $plx", ['a "$plx$"', "c'd\\"]]) {
+      expect(executeOf('plx_d', [value])).toBe(`EXECUTE plx_d(${escapeLiteral(asArray(value))})`);
     }
   });
 });

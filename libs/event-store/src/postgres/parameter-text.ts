@@ -13,17 +13,30 @@ export function parameterText(value: unknown): string | Buffer | null {
   return String(value);
 }
 
-/** `{a,"b c",NULL}`: every element quoted, as pg writes them, nested arrays inside. */
+/**
+ * `{a,"b c",NULL}`: every element quoted, as pg writes them, nested arrays inside. Built by
+ * concatenation, and escaped only when one native scan finds a quote or backslash: a claim's
+ * arrays (uuids, numbers, JSON without either) are written on every append.
+ */
 function arrayText(values: readonly unknown[]): string {
-  const parts = values.map((value) => {
-    if (value === null || value === undefined) return 'NULL';
-    if (Array.isArray(value)) return arrayText(value);
-    if (Buffer.isBuffer(value)) return `\\\\x${value.toString('hex')}`;
-    const text = parameterText(value) as string;
-    return `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
-  });
-  return `{${parts.join(',')}}`;
+  let text = '{';
+  for (let i = 0; i < values.length; i++) {
+    if (i > 0) text += ',';
+    const value = values[i];
+    if (value === null || value === undefined) text += 'NULL';
+    else if (Array.isArray(value)) text += arrayText(value);
+    else if (Buffer.isBuffer(value)) text += `\\\\x${value.toString('hex')}`;
+    else {
+      const element = parameterText(value) as string;
+      text += ARRAY_ESCAPED.test(element) ? `"${element.replace(ARRAY_ESCAPES, '\\$&')}"` : `"${element}"`;
+    }
+  }
+  return `${text}}`;
 }
+
+/** What an array element's quotes must escape with a backslash. */
+const ARRAY_ESCAPED = /["\\]/;
+const ARRAY_ESCAPES = /["\\]/g;
 
 /** pg's local-time form with the offset, e.g. 2026-11-28T02:00:00.000+00:00 (BC years as such). */
 function dateText(date: Date): string {
