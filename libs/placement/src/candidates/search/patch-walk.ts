@@ -31,26 +31,38 @@ export function patchWalk(result: CandidateResult, changes: readonly ProviderCha
   if (walked.base) walked.base.result = null;
   if (leaving.size === 0) {
     // Every candidate stays where it stood: the lists are the answer's own.
-    const from = new Int32Array(before.length);
-    for (let at = 0; at < from.length; at++) from[at] = at;
-    return { candidates: before, summaries: result.summaries, explain: result.explain, walked: { walk, version, base: { result, from } } };
+    return {
+      candidates: before, summaries: result.summaries, explain: result.explain,
+      walked: { walk, version, base: { result, from: identity(before.length) } },
+    };
   }
   const candidates: OneProviderCandidate[] = [];
-  const from: number[] = [];
-  before.forEach((candidate, at) => {
-    if (leaving.has(candidate.provider)) return;
-    candidates.push(candidate);
-    from.push(at);
-  });
+  // No longer than the answer before: a capped walk only fills it up again.
+  const from = new Int32Array(before.length);
+  for (let at = 0; at < before.length; at++) {
+    if (leaving.has(before[at].provider)) continue;
+    from[candidates.length] = at;
+    candidates.push(before[at]);
+  }
   if (capped) walkOn(walk, before[before.length - 1].provider, candidates, from);
   return {
     candidates, summaries: candidates.map((c) => c.provider), explain: result.explain,
-    walked: { walk, version, base: { result, from: Int32Array.from(from) } },
+    walked: { walk, version, base: { result, from: from.subarray(0, candidates.length) } },
   };
 }
 
+/** 0, 1, 2, ...: one array, read only, shared by every patch that moved nothing (a view of it per patch). */
+let identities = new Int32Array(0);
+function identity(length: number): Int32Array {
+  if (identities.length < length) {
+    identities = new Int32Array(Math.max(length, 2 * identities.length));
+    for (let at = 0; at < identities.length; at++) identities[at] = at;
+  }
+  return identities.subarray(0, length);
+}
+
 /** The walk taken up after `last`, where the answer was cut, until it is full again. */
-function walkOn(walk: StreamedWalk, last: ProviderNode, candidates: OneProviderCandidate[], from: number[]): void {
+function walkOn(walk: StreamedWalk, last: ProviderNode, candidates: OneProviderCandidate[], from: Int32Array): void {
   let past = false;
   for (const node of walk.start) {
     if (candidates.length >= walk.cap) return;
@@ -59,7 +71,7 @@ function walkOn(walk: StreamedWalk, last: ProviderNode, candidates: OneProviderC
       continue;
     }
     if (!walk.admits(node)) continue;
+    from[candidates.length] = -1;
     candidates.push(walk.candidate(node));
-    from.push(-1);
   }
 }
