@@ -66,6 +66,27 @@ describe('appends that arrive together share one transaction (AppendBatches on P
     expect(await heads([taken, twin])).toEqual({ [taken]: 0, [twin]: 0 });
   });
 
+  it("feeds the projections once per transaction, the written appends' events in the order they were appended", async () => {
+    const store = storeOn(pool);
+    const calls: string[][] = [];
+    store.addInlineProjector(async (_tx, events) => {
+      calls.push(events.map((event) => event.stream));
+    });
+    const [taken] = fresh(1);
+    await store.append(one(taken, NO_STREAM));
+    calls.length = 0;
+    const streams = fresh(3);
+    const lead = `lead-${randomUUID()}`;
+    const outcomes = await Promise.allSettled([one(lead, NO_STREAM), one(streams[0], NO_STREAM), one(taken, NO_STREAM),
+      one(streams[1], NO_STREAM), one(streams[2], NO_STREAM)].map((append) => store.append(append)));
+    const commits = outcomes.flatMap((o) => (o.status === 'fulfilled' ? [o.value.position.commit] : []));
+    expect(commits).toHaveLength(4);
+    // Appends made in one tick share transactions (the first may go alone): one call for each, the refused append left out.
+    expect(calls).toHaveLength(new Set(commits).size);
+    expect(calls.length).toBeLessThan(commits.length);
+    expect(calls.flat()).toEqual([lead, ...streams]);
+  });
+
   it('a transaction that fails as a whole is written again append by append: only the failing one fails', async () => {
     const store = storeOn(pool);
     const [good1, poisoned, good2] = fresh(3);

@@ -94,6 +94,9 @@ export async function appendTogether(
     const plans = batch.map((requests) => statementsOf(requests, projectors.length > 0, 'or conflict'));
     const answers = await tx.queryEach(plans.flat());
     let at = 0;
+    // The projections see the written appends' events in one call, in the order they were
+    // appended: their checkpoints move once per transaction, not once per append.
+    const recordedAll: RecordedEvent[] = [];
     for (const [i, requests] of batch.entries()) {
       const own = answers.slice(at, at += plans[i].length);
       const { rows } = own[0];
@@ -102,10 +105,11 @@ export async function appendTogether(
         continue;
       }
       const { recorded, written } = writtenBy(requests, own, projectors.length > 0);
-      for (const project of projectors) await project(tx, recorded);
+      recordedAll.push(...recorded);
       outcomes.push({ written });
       if (written.position.commit > 0n) mark = markOf(requests, written);
     }
+    for (const project of projectors) await project(tx, recordedAll);
     const closing = await tx.takeDeferred();
     committing = true;
     await client.query([...closing, 'COMMIT'].join(';\n'));
