@@ -6,9 +6,9 @@ import { runPausing } from '#placement/candidates/search/steps.js';
 import { ApiRoute } from '../platform/api-route.js';
 import { setLastModified } from '../platform/cache-headers.js';
 import { Version } from '../platform/microversion.js';
-import { QueryParams, Ver } from '../platform/request-params.js';
+import { QueryString, Ver } from '../platform/request-params.js';
 import { presentSteps } from './allocation-candidates.presenter.js';
-import { parseCandidateQuery } from './candidate-query.js';
+import { candidateRequestOf } from './candidate-query.js';
 import type { AnswerReuse } from '#placement/candidates/reuse/answer-reuse.js';
 
 @Controller('allocation_candidates')
@@ -17,8 +17,8 @@ export class AllocationCandidatesController {
 
   @Get()
   @ApiRoute({ since: '1.10', produces: true })
-  async list(@Ver() version: Version, @QueryParams() query: URLSearchParams, @Res({ passthrough: true }) reply: FastifyReply) {
-    const request = parseCandidateQuery(query, version);
+  async list(@Ver() version: Version, @QueryString() query: string, @Res({ passthrough: true }) reply: FastifyReply) {
+    const request = candidateRequestOf(query, version);
     // Written while the index holds the state the candidates were found in, pausing as the search does.
     let reuse: AnswerReuse | undefined;
     const present = (result: Parameters<typeof presentSteps>[0], kept: AnswerReuse) => {

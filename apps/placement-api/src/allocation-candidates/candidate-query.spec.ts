@@ -1,6 +1,7 @@
 import { Version } from '../platform/microversion.js';
 import { PlacementError } from '../platform/placement-error.js';
-import { parseCandidateQuery } from './candidate-query.js';
+import type { RequestGroup } from '#placement/candidates/request.js';
+import { candidateRequestOf, parseCandidateQuery } from './candidate-query.js';
 
 const parse = (query: string, version = '1.39') => parseCandidateQuery(new URLSearchParams(query), Version.parse(version));
 const refusal = (query: string, version = '1.39') => {
@@ -76,5 +77,29 @@ describe('parseCandidateQuery', () => {
     expect(parse('resources=VCPU:1&required=A&required=B', '1.38').groups[0].requiredTraits).toEqual([['B']]);
     expect(parse('resources=VCPU:1&required=A&required=B').groups[0].requiredTraits).toEqual([['A'], ['B']]);
     expect(parse('resources=VCPU:1', '1.28').nestedAware).toBe(false);
+  });
+});
+
+describe('candidateRequestOf', () => {
+  const query = 'resources=VCPU:1,MEMORY_MB:512&required=!CUSTOM_X&limit=1000';
+
+  it('hands every asker of one query string at one microversion the same request, frozen all the way down', () => {
+    const first = candidateRequestOf(query, Version.parse('1.36'));
+    expect(first).toEqual(parse(query, '1.36'));
+    expect(candidateRequestOf(query, Version.parse('1.36'))).toBe(first);
+    expect(Object.isFrozen(first) && Object.isFrozen(first.groups) && Object.isFrozen(first.groups[0].resources[0])).toBe(true);
+    expect(() => (first.groups as RequestGroup[]).push(first.groups[0])).toThrow(TypeError);
+  });
+
+  it('parses the same text again at another microversion, where its meaning may differ', () => {
+    const below = candidateRequestOf(query, Version.parse('1.28'));
+    expect(below).not.toBe(candidateRequestOf(query, Version.parse('1.36')));
+    expect(below.nestedAware).toBe(false);
+  });
+
+  it('refuses a bad query string every time it is asked', () => {
+    for (let i = 0; i < 2; i++) {
+      expect(() => candidateRequestOf('resources=VCPU:0', Version.parse('1.36'))).toThrow(PlacementError);
+    }
   });
 });

@@ -9,6 +9,7 @@ import { validateQueryParams } from '../platform/query-params/query-string.js';
 import { candidatesSchema } from './allocation-candidates.schemas.js';
 import { parseRequestGroups } from './request-groups.js';
 import { unique } from '#domain/shared/unique.js';
+import { RecentlyUsed } from '#placement/shared/recently-used.js';
 
 const NESTED_AWARE_SINCE = '1.29';
 
@@ -70,4 +71,28 @@ export function parseCandidateQuery(query: URLSearchParams, version: Version): C
     throw httpBadRequest('The "group_policy" parameter is required when specifying more than one "resources{N}" parameter.');
   }
   return { groups, ...wide, nestedAware: version.matches(NESTED_AWARE_SINCE) };
+}
+
+/** Query strings parsed, per microversion: a scheduler asks a handful of questions (one per flavor) again and again. */
+const PARSED_KEPT = 64;
+const parsed = new RecentlyUsed<string, CandidateRequest>(PARSED_KEPT);
+
+/**
+ * parseCandidateQuery of a raw query string, the request kept for the next asker of the same text
+ * at the same microversion (a refusal is not kept: it is thrown again each time). Every asker
+ * shares the request, so it is frozen, all the way down.
+ */
+export function candidateRequestOf(queryString: string, version: Version): CandidateRequest {
+  const key = `${version} ${queryString}`;
+  let request = parsed.get(key);
+  if (!request) parsed.set(key, (request = frozen(parseCandidateQuery(new URLSearchParams(queryString), version))));
+  return request;
+}
+
+function frozen<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    for (const inner of Object.values(value)) frozen(inner);
+    Object.freeze(value);
+  }
+  return value;
 }

@@ -27,6 +27,13 @@ export const RawBody = createParamDecorator((_: unknown, ctx: ExecutionContext):
   return Buffer.isBuffer(body) ? decodeUtf8Body(body) : undefined;
 });
 
+/** The query string as it came, after the '?' ('' without one): a key for what is parsed from it. */
+export const QueryString = createParamDecorator((_: unknown, ctx: ExecutionContext): string => {
+  const url = request(ctx).url;
+  const at = url.indexOf('?');
+  return at >= 0 ? url.slice(at + 1) : '';
+});
+
 /** The query string as upstream sees it: every key with all of its values. */
 export const QueryParams = createParamDecorator((_: unknown, ctx: ExecutionContext): URLSearchParams => {
   const url = request(ctx).url;

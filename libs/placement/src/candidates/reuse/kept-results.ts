@@ -8,6 +8,14 @@ import { patchWalk } from '../search/patch-walk.js';
 /** Requests remembered with their answer: a scheduler asks a handful of questions (about one per flavor). */
 const RESULTS_KEPT = 16;
 
+/** A request's text, once per request object: the API hands the same object to every asker of one query string. */
+const keys = new WeakMap<CandidateRequest, string>();
+function keyOf(request: CandidateRequest): string {
+  let text = keys.get(request);
+  if (text === undefined) keys.set(request, (text = JSON.stringify(request)));
+  return text;
+}
+
 /** The view an answer was computed from: an unchanged index and catalog give the same answer. */
 interface Kept {
   readonly index: ProviderIndex;
@@ -46,7 +54,7 @@ export class KeptResults {
     index: ProviderIndex, names: NameCatalog, request: CandidateRequest, options: SearchOptions, search: () => Promise<CandidateResult>,
   ): Promise<CandidateResult> {
     if (options.randomize) return search();
-    const text = JSON.stringify(request);
+    const text = keyOf(request);
     const hit = this.kept.get(text);
     const asOf = { index, version: index.version, names, namesVersion: names.version };
     if (hit && hit.index === index && hit.names === names && hit.namesVersion === names.version) {
