@@ -18,6 +18,14 @@ describe('microversion negotiation', () => {
     expect(negotiate('placement 1.40')).toMatchObject({ status: 406 });
   });
 
+  it('answers a header it has read before as it did, however many others came between', () => {
+    const first = negotiate('placement 1.36');
+    for (let i = 0; i < 200; i++) expect(negotiate(`placement ${i % 2 ? 'bad' : '1.'}${i}`)).toBeDefined();
+    expect(negotiate('placement 1.36')).toEqual(first);
+    expect(negotiate('placement 1.36').toString()).toBe('1.36');
+    expect(negotiate('placement 1.40')).toMatchObject({ status: 406 });
+  });
+
   it('lists every version from 1.0 to 1.39 once, in order', () => {
     expect(VERSIONS).toHaveLength(40);
     VERSIONS.forEach((v, i) => expect(v).toBe(`1.${i}`));

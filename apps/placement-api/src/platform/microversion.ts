@@ -56,8 +56,8 @@ export class Version {
 
   /** True when min <= this <= max (either bound optional), as upstream's `matches`. */
   matches(min?: string, max?: string): boolean {
-    if (min && this.compare(Version.parse(min)) < 0) return false;
-    if (max && this.compare(Version.parse(max)) > 0) return false;
+    if (min && this.compare(bound(min)) < 0) return false;
+    if (max && this.compare(bound(max)) > 0) return false;
     return true;
   }
 
@@ -66,16 +66,38 @@ export class Version {
   }
 }
 
+/** The bounds routes and parameters name, parsed once each: every request asks several. */
+const BOUNDS = new Map<string, Version>();
+function bound(text: string): Version {
+  let version = BOUNDS.get(text);
+  if (!version) BOUNDS.set(text, (version = Version.parse(text)));
+  return version;
+}
+
 export const MIN_VERSION = Version.parse(VERSIONS[0]);
 export const MAX_VERSION = Version.parse(VERSIONS[VERSIONS.length - 1]);
 const SERVICE_TYPE = 'placement';
 
 export type VersionProblem = { status: 400 | 406; detail: string };
 
+/** Headers answered: clients send a handful, so the cache is cleared rather than ordered when it fills. */
+const NEGOTIATED_KEPT = 64;
+const negotiated = new Map<string, Version | VersionProblem>();
+
 /** The version a request asks for, from `OpenStack-API-Version: placement X.Y`, or the problem with it. */
 export function negotiate(header: string | undefined): Version | VersionProblem {
+  if (header === undefined) return MIN_VERSION;
+  let answer = negotiated.get(header);
+  if (answer === undefined) {
+    if (negotiated.size >= NEGOTIATED_KEPT) negotiated.clear();
+    negotiated.set(header, (answer = negotiateHeader(header)));
+  }
+  return answer;
+}
+
+function negotiateHeader(header: string): Version | VersionProblem {
   const wanted = header
-    ?.split(',')
+    .split(',')
     .map((part) => part.trim().split(/\s+/))
     .find(([service]) => service?.toLowerCase() === SERVICE_TYPE)?.[1];
   if (wanted === undefined) return MIN_VERSION;
