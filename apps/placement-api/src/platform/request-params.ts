@@ -27,19 +27,18 @@ export const RawBody = createParamDecorator((_: unknown, ctx: ExecutionContext):
   return Buffer.isBuffer(body) ? decodeUtf8Body(body) : undefined;
 });
 
-/** The query string as it came, after the '?' ('' without one): a key for what is parsed from it. */
-export const QueryString = createParamDecorator((_: unknown, ctx: ExecutionContext): string => {
+/** What follows the '?' of a request's URL ('' without one). */
+function queryStringOf(ctx: ExecutionContext): string {
   const url = request(ctx).url;
   const at = url.indexOf('?');
   return at >= 0 ? url.slice(at + 1) : '';
-});
+}
+
+/** The query string as it came: a key for what is parsed from it. */
+export const QueryString = createParamDecorator((_: unknown, ctx: ExecutionContext): string => queryStringOf(ctx));
 
 /** The query string as upstream sees it: every key with all of its values. */
-export const QueryParams = createParamDecorator((_: unknown, ctx: ExecutionContext): URLSearchParams => {
-  const url = request(ctx).url;
-  const at = url.indexOf('?');
-  return new URLSearchParams(at >= 0 ? url.slice(at + 1) : '');
-});
+export const QueryParams = createParamDecorator((_: unknown, ctx: ExecutionContext): URLSearchParams => new URLSearchParams(queryStringOf(ctx)));
 
 /** Absolute URL base for Location headers, as webob builds it from the Host header. */
 export const BaseUrl = createParamDecorator((_: unknown, ctx: ExecutionContext): string => {
