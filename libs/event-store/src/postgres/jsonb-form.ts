@@ -10,9 +10,20 @@ export function jsonbForm(value: unknown): unknown {
 function ordered(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(ordered);
   if (value === null || typeof value !== 'object') return value;
-  const keys = Object.keys(value).map((key) => ({ key, bytes: Buffer.from(key, 'utf8') }));
-  keys.sort((a, b) => a.bytes.length - b.bytes.length || Buffer.compare(a.bytes, b.bytes));
+  const keys = Object.keys(value);
+  // Keys are nearly always ASCII, whose bytes compare as the string's units do and number as many.
+  keys.sort(keys.every(isAscii) ? byLengthThenUnits : byUtf8);
   const result: Record<string, unknown> = {};
-  for (const { key } of keys) result[key] = ordered((value as Record<string, unknown>)[key]);
+  for (const key of keys) result[key] = ordered((value as Record<string, unknown>)[key]);
   return result;
+}
+
+const ASCII = /^[\x00-\x7f]*$/;
+const isAscii = (key: string) => ASCII.test(key);
+const byLengthThenUnits = (a: string, b: string) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+
+function byUtf8(a: string, b: string): number {
+  const left = Buffer.from(a, 'utf8');
+  const right = Buffer.from(b, 'utf8');
+  return left.length - right.length || Buffer.compare(left, right);
 }
