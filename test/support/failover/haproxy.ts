@@ -2,6 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
+import { freePort } from '../free-port.js';
 import { haproxyBinary } from './binaries.js';
 
 /** Debian's haproxy in master-worker mode, fronting one PostgreSQL server as Patroni deployments do. */
@@ -36,7 +37,7 @@ backend primary
 export async function startHaproxy(serverPort: number): Promise<Haproxy> {
   const dir = mkdtempSync('/tmp/pl-haproxy-');
   const file = join(dir, 'haproxy.cfg');
-  const port = 30000 + Math.floor(Math.random() * 20000);
+  const port = await freePort();
   writeFileSync(file, configuration(port, serverPort));
   // -W: master-worker, so a reload keeps the listening port and the process (what systemd's reload does).
   const child: ChildProcess = spawn(haproxyBinary()!, ['-W', '-f', file], { stdio: ['ignore', 'pipe', 'pipe'] });

@@ -3,6 +3,7 @@ import { appendFileSync, chownSync, mkdtempSync, readdirSync, readFileSync, rmSy
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
+import { freePort } from '../free-port.js';
 import { postgresBinDir } from './binaries.js';
 
 const run = promisify(execFile);
@@ -17,8 +18,6 @@ export interface PostgresPair {
   promoteStandby(): Promise<void>;
   stop(): Promise<void>;
 }
-
-const randomPort = () => 30000 + Math.floor(Math.random() * 20000);
 
 /**
  * The server refuses to run as root; as root every tool runs as the postgres account (the
@@ -75,9 +74,9 @@ export async function startPostgresPair(database: string): Promise<PostgresPair>
   }
   const primary = join(root, 'primary');
   const standby = join(root, 'standby');
-  const primaryPort = randomPort();
-  let standbyPort = randomPort();
-  while (standbyPort === primaryPort) standbyPort = randomPort();
+  const primaryPort = await freePort();
+  let standbyPort = await freePort();
+  while (standbyPort === primaryPort) standbyPort = await freePort();
   const stopBoth = async () => {
     for (const dir of [standby, primary]) await as('pg_ctl', ['-D', dir, '-m', 'immediate', 'stop']).catch(() => undefined);
     rmSync(root, { recursive: true, force: true });
