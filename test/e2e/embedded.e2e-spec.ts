@@ -58,7 +58,9 @@ describe('the built server on its embedded PostgreSQL', () => {
       child.stderr!.on('data', (d) => (output += d));
       const code = await new Promise<number | null>((done) => child.on('exit', done));
       expect(code).not.toBe(0);
-      const fatal = output.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, any>).find((line) => line.level === 'fatal');
+      // The log's lines are JSON; Node's own warnings on stderr are not.
+      const fatal = output.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, any>)
+        .find((line) => line.level === 'fatal');
       expect(fatal?.err?.message).toMatch(new RegExp(`embedded PostgreSQL on port ${port} exited before it was ready: .*(Address already in use|could not create any TCP/IP sockets)`, 's'));
     } finally {
       holder.close();
