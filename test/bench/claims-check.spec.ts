@@ -76,6 +76,7 @@ describe('reading consumers back', () => {
   it('requires every refused consumer to hold nothing', () => {
     const read = new Map<string, ReadBack>([['r1', { allocations: {} }], ['r2', { allocations: sent }]]);
     expect(leftovers(['r1', 'r2', 'r3'], read)).toEqual(['r2: refused, yet holds allocations', 'r3: refused, yet not read back']);
+    expect(leftovers(['r1', 'r2'], read, 'deleted')).toEqual(['r2: deleted, yet holds allocations']);
   });
 });
 

@@ -96,12 +96,12 @@ export function claimsPerProject(acknowledged: readonly Acknowledged[]): Map<str
   return counts;
 }
 
-/** Refused consumers that hold anything: a refused claim must change nothing. */
-export function leftovers(refused: readonly string[], read: ReadonlyMap<string, ReadBack>): string[] {
-  return refused.filter((consumer) => {
+/** Refused (or deleted) consumers that hold anything: a refused claim must change nothing, a deleted one leave nothing. */
+export function leftovers(consumers: readonly string[], read: ReadonlyMap<string, ReadBack>, why: 'refused' | 'deleted' = 'refused'): string[] {
+  return consumers.filter((consumer) => {
     const got = read.get(consumer);
     return !got || Object.keys(got.allocations).length > 0;
-  }).map((consumer) => `${consumer}: refused, yet ${read.has(consumer) ? 'holds allocations' : 'not read back'}`);
+  }).map((consumer) => `${consumer}: ${why}, yet ${read.has(consumer) ? 'holds allocations' : 'not read back'}`);
 }
 
 /** The value of an unlabelled counter in Prometheus text; 0 when absent (nothing counted yet). */

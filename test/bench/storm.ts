@@ -10,7 +10,7 @@
  * written into upstream's empty database by `placement-admin export` (storm/export.ts). Each
  * server storms alone; its figures are the rate, the GET and PUT percentiles, 409s and retries,
  * CPU per scheduled instance of its process tree and of PostgreSQL, round trips, GET / and memory
- * meanwhile, and a consistency check. --wide adds issue 30's wide tree, asked about while the storm runs.
+ * meanwhile, and a consistency check. Ours' HTTP is then played to a bare node:http server (Node's floor). --wide adds issue 30's wide tree, asked about while the storm runs.
  */
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -31,8 +31,10 @@ import { FLAT_MIX, NESTED_MIX } from './storm/flavors.js';
 import { loadCloud } from './storm/load.js';
 import { parseStormOptions, StormOptions } from './storm/options.js';
 import { candidatesPerFlavor, countDifferences } from './storm/probe.js';
-import { comparisonLines, stormLines } from './storm/report.js';
+import { comparisonLines, floorLines, stormLines } from './storm/report.js';
+import { httpFloor, trafficOf } from './storm/floor.js';
 import { Instance, planInstances, storm } from './storm/scheduler.js';
+import { warmUp } from './storm/warm-up.js';
 import { settle, transactionsOf } from './storm/statistics.js';
 import { watchServer } from './storm/watch.js';
 import { askWide, wideProblems } from './storm/wide.js';
@@ -46,11 +48,12 @@ const load = () => loadavg().map((n) => n.toFixed(2)).join(', ');
 async function stormOn(
   contender: Contender, warmup: readonly Instance[], instances: readonly Instance[], options: StormOptions, profile: ServerProfile | null,
 ): Promise<ServerStorm> {
+  const asked = instances.length;
   const client = new BenchClient(contender.url, '1.36', false, true);
   // Everything beside the schedulers: GET / meanwhile, the wide tree's questions, the check's reads.
   const side = new BenchClient(contender.url, '1.39', false, true);
   try {
-    const warmed = await storm(client, warmup, options.schedulers, options.seed + 3);
+    const warmed = await warmUp(client, warmup, asked, options.schedulers, options.seed + 3);
     await settle();
     const statementsBefore = await databaseStatements(side);
     const transactionsBefore = await transactionsOf(contender.databaseUrl);
@@ -69,15 +72,15 @@ async function stormOn(
       await meter.close();
     }
     const { result, cpu } = measured;
-    const asked = await wide;
+    const wideAsked = await wide;
     const watched = await watch.stop();
     const statementsAfter = await databaseStatements(side);
     await settle();
     const transactions = (await transactionsOf(contender.databaseUrl)) - transactionsBefore;
-    const problems = await checkStorm(side, [...warmed.acknowledged, ...result.acknowledged]);
+    const problems = await checkStorm(side, result.acknowledged, warmed.released);
     if (warmed.failed > 0) problems.push(`${warmed.failed} instances of the warm-up given up on an error: ${warmed.failures.join(' | ')}`);
     const statements = statementsBefore === null || statementsAfter === null ? null : statementsAfter - statementsBefore;
-    return { server: contender.name, asked: instances.length, warmedBy: warmed.acknowledged.length, result, cpu, statements, transactions, watched, wide: asked, problems };
+    return { server: contender.name, asked, warmedBy: warmed.released.length, result, cpu, statements, transactions, watched, wide: wideAsked, problems };
   } finally {
     client.close();
     side.close();
@@ -92,7 +95,8 @@ async function main(): Promise<void> {
   const instances = planInstances(mix, Math.max(options.instances, options.upstreamInstances), options.projects, options.seed + 2);
   // Its own projects (another seed), so each project's usages still equal its claims.
   const warmup = planInstances(mix, options.warmup, options.projects, options.seed + 4);
-  const upstreamWarmup = warmup.slice(0, Math.ceil((options.warmup * options.upstreamInstances) / Math.max(1, options.instances)));
+  // Upstream compiles nothing as it goes: a share in proportion to its instances, at most one round of them, warms its database's backends.
+  const upstreamWarmup = warmup.slice(0, Math.min(options.upstreamInstances, Math.ceil((options.warmup * options.upstreamInstances) / Math.max(1, options.instances))));
   const providers = trees.reduce((n, tree) => n + tree.length, 0);
   say(`== storm: ${options.shape}, ${options.providers} computes (${providers} providers${options.wide ? ', with the wide tree' : ''}), `
     + `${options.schedulers} schedulers${options.workers > 0 ? `, PLACEMENT_WORKERS=${options.workers}` : ''}, ${options.projects === 0 ? 'a project per instance' : `${options.projects} project${options.projects === 1 ? '' : 's'}`}, seed ${options.seed}; load average ${load()}`);
@@ -100,6 +104,7 @@ async function main(): Promise<void> {
   const reports: ServerStorm[] = [];
   const counts: Record<string, Record<string, number | string>> = {};
   const profile = options.profile ? new ServerProfile() : null;
+  let floor: number | null = null;
   const env: Record<string, string> = options.workers > 0 ? { PLACEMENT_WORKERS: String(options.workers) } : {};
   // Imported: the cloud is in the database before ours starts (which is then kept at its stop, and dropped here).
   const imported = options.load === 'import' ? await createTestDatabase('pl_bench') : null;
@@ -138,6 +143,11 @@ async function main(): Promise<void> {
     // Upstream storms alone: ours, done, gives the cores back.
     await ours.stop();
     ours = null;
+    const mine = reports.find((r) => r.server === 'ours');
+    if (mine) {
+      floor = await httpFloor(trafficOf(mine.result), mine.result.acknowledged.length, options.schedulers);
+      for (const line of floorLines(mine, floor)) process.stdout.write(line);
+    }
     // The server wrote its profile as it exited.
     if (profile) process.stdout.write(profile.report(20));
     if (upstream) {
@@ -152,7 +162,7 @@ async function main(): Promise<void> {
   const [mine, theirs] = [reports.find((r) => r.server === 'ours'), reports.find((r) => r.server === 'upstream')];
   if (mine && theirs) for (const line of comparisonLines(mine, theirs)) process.stdout.write(line);
   say(`  load average at the end ${load()}`);
-  if (options.json) writeFileSync(options.json, JSON.stringify({ options, candidatesPerFlavor: counts, reports: reports.map(summaryOf) }, null, 2));
+  if (options.json) writeFileSync(options.json, JSON.stringify({ options, candidatesPerFlavor: counts, reports: reports.map(summaryOf), httpFloorMsPerInstance: floor }, null, 2));
   // Upstream's errors are its own (reported above); ours must have none, nor either server an inconsistency.
   const oursFailed = (r: ServerStorm) => r.server === 'ours' && (r.result.failed > 0 || r.wide.some((w) => wideProblems(w).length > 0));
   if (reports.some((r) => r.problems.length > 0 || oursFailed(r))) process.exitCode = 1;

@@ -6,6 +6,8 @@ import { importUpstreamState } from '../bench/upstream-import.js';
 import { FLAT_MIX, NESTED_MIX } from '../bench/storm/flavors.js';
 import { loadCloud } from '../bench/storm/load.js';
 import { planInstances, storm } from '../bench/storm/scheduler.js';
+import { warmUp } from '../bench/storm/warm-up.js';
+import { httpFloor } from '../bench/storm/floor.js';
 import { createTestDatabase, TestDatabase } from '../support/database.js';
 import { ServerProcess, startServerProcess } from '../support/server-process.js';
 
@@ -72,6 +74,23 @@ describe('a tiny storm', () => {
     const [first] = result.acknowledged;
     const forged = { ...first, allocations: Object.fromEntries(Object.entries(first.allocations).map(([rp, a]) => [rp, { resources: { ...a.resources, DISK_GB: 1 } }])) };
     expect((await checkStorm(client, [forged, ...result.acknowledged.slice(1)])).length).toBeGreaterThan(0);
+  });
+
+  it('warms up in rounds, each deleted before the next, and the check holds the deleted to nothing', async () => {
+    const lean = new BenchClient(server.url, '1.36', false, true);
+    const warmed = await warmUp(lean, planInstances(FLAT_MIX, 10, 2, 9), 4, 4, 9);
+    expect(warmed.failed).toBe(0);
+    expect(warmed.released).toHaveLength(10);
+    expect(await checkStorm(client, [], warmed.released)).toEqual([]);
+    // A claim still held is no deleted one.
+    const kept = await storm(lean, planInstances(FLAT_MIX, 1, 1, 10), 1, 10);
+    expect(await checkStorm(client, [], kept.acknowledged)).toEqual(expect.arrayContaining([`${kept.acknowledged[0].consumer}: deleted, yet holds allocations`]));
+    await client.expect('DELETE', `/allocations/${kept.acknowledged[0].consumer}`, undefined, [204]);
+  });
+
+  it("plays a storm's traffic to a bare node:http server for Node's floor", async () => {
+    const floor = await httpFloor({ gets: 60, puts: 50, getBytes: 4321.4, putBytes: 250 }, 50, 4);
+    expect(Number.isFinite(floor) && floor >= 0).toBe(true);
   });
 
 });

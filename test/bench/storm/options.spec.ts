@@ -4,7 +4,7 @@ describe('parseStormOptions', () => {
   it("defaults to issue 30's storm: flat 1,000, 1,000 instances on both servers, 10 schedulers, a project per instance", () => {
     expect(parseStormOptions([])).toEqual({
       shape: 'flat', providers: 1000, instances: 1000, upstreamInstances: 1000, schedulers: 10, servers: ['ours', 'upstream'],
-      projects: 0, wide: false, profile: false, seed: 30, load: 'api', workers: 0, warmup: 500, json: undefined,
+      projects: 0, wide: false, profile: false, seed: 30, load: 'api', workers: 0, warmup: 3000, json: undefined,
     });
   });
 
@@ -12,7 +12,7 @@ describe('parseStormOptions', () => {
     const options = parseStormOptions(['--shape', 'nested', '--providers', '50', '--instances', '40', '--servers', 'ours', '--projects', '1', '--wide', '--profile']);
     expect(options).toMatchObject({ shape: 'nested', providers: 50, instances: 40, upstreamInstances: 40, servers: ['ours'], projects: 1, wide: true, profile: true });
     expect(parseStormOptions(['--instances', '1000', '--upstream-instances', '200']).upstreamInstances).toBe(200);
-    expect(parseStormOptions(['--instances', '40']).warmup).toBe(40);
+    expect(parseStormOptions(['--instances', '40']).warmup).toBe(120);
     expect(parseStormOptions(['--warmup', '0']).warmup).toBe(0);
     expect(parseStormOptions(['--providers', '100000', '--servers', 'ours', '--load', 'import', '--workers', '2'])).toMatchObject({ providers: 100000, load: 'import', workers: 2 });
   });

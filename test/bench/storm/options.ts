@@ -19,9 +19,10 @@ export interface StormOptions {
   /** How the cloud reaches ours: through the API, or as an upstream database imported (100,000 providers). */
   readonly load: 'api' | 'import';
   /**
-   * Instances booted before the measured storm, uncounted, as a long-running server has booted
-   * many before (V8 compiles the path, PostgreSQL's backends warm); upstream boots its share in
-   * proportion to its instances. Other projects than the storm's, and checked with it.
+   * Instances booted before the measured storm, uncounted, and deleted again (storm/warm-up.ts),
+   * as a long-running server has booted and deleted many before (V8 compiles the path,
+   * PostgreSQL's backends warm); upstream boots its share in proportion to its instances, at
+   * most one round. Other projects than the storm's, and checked with it (they hold nothing).
    */
   readonly warmup: number;
   /** PLACEMENT_WORKERS for ours; 0 leaves it unset (one process). */
@@ -32,8 +33,11 @@ export interface StormOptions {
 export const USAGE = 'npm run bench:storm -- [--shape flat|nested] [--providers N] [--instances N] [--upstream-instances N] '
   + '[--schedulers N] [--servers ours,upstream] [--projects N] [--wide] [--profile] [--load api|import] [--workers N] [--warmup N] [--seed N] [--json FILE]';
 
-/** Past the first few hundred claims a server's CPU per claim is steady (docs/performance.md, warm-up). */
-const DEFAULT_WARMUP = 500;
+/**
+ * Ours' CPU per instance still falls over the first few thousand instances (docs/performance.md,
+ * warm-up); the warm-up is booted in rounds of --instances, so at most three rounds by default.
+ */
+const DEFAULT_WARMUP = 3000;
 
 const VALUED = ['--shape', '--providers', '--instances', '--upstream-instances', '--schedulers', '--servers', '--projects', '--seed', '--load', '--workers', '--warmup', '--json'];
 
@@ -62,6 +66,6 @@ export function parseStormOptions(argv: readonly string[]): StormOptions {
   return {
     shape, providers: count('--providers', 1000), instances, upstreamInstances: count('--upstream-instances', instances),
     schedulers: Math.max(1, count('--schedulers', 10)), servers: servers as StormOptions['servers'], projects: count('--projects', 0),
-    wide, profile, seed: count('--seed', 30), load, workers: count('--workers', 0), warmup: count('--warmup', Math.min(instances, DEFAULT_WARMUP)), json: values.get('--json'),
+    wide, profile, seed: count('--seed', 30), load, workers: count('--workers', 0), warmup: count('--warmup', Math.min(3 * instances, DEFAULT_WARMUP)), json: values.get('--json'),
   };
 }

@@ -37,6 +37,13 @@ export function stormLines(s: ServerStorm): string[] {
   return lines.map((line) => `${line}\n`);
 }
 
+/** Ours beside Node's floor (storm/floor.ts): what a bare node:http server spent on the same requests. */
+export function floorLines(ours: ServerStorm, floorMs: number): string[] {
+  const server = ours.cpu.server / ours.result.acknowledged.length;
+  return [`  ours     Node's floor, a bare node:http server answering as many requests of the same sizes: ${f(floorMs, 2)} ms of CPU per instance`
+    + ` (${f((100 * floorMs) / server, 0)}% of ours' server CPU)\n`];
+}
+
 /** Ours against upstream: how many times more instances a second, and how many times less CPU each. */
 export function comparisonLines(ours: ServerStorm, upstream: ServerStorm): string[] {
   const rate = (s: ServerStorm) => s.result.acknowledged.length / s.result.seconds;

@@ -49,6 +49,9 @@ export interface StormResult {
   readonly failures: string[];
   readonly gets: Timed[];
   readonly puts: Timed[];
+  /** Bytes of every GET's answer, and of every PUT's body, summed. */
+  readonly getBytes: number;
+  readonly putBytes: number;
   readonly seconds: number;
 }
 
@@ -66,7 +69,7 @@ export async function storm(
 ): Promise<StormResult> {
   const acknowledged: Acknowledged[] = [];
   const gets: Timed[] = [], puts: Timed[] = [];
-  let noValidHost = 0, capacityConflicts = 0, raceConflicts = 0, retries = 0, retriedInstances = 0, failed = 0;
+  let noValidHost = 0, capacityConflicts = 0, raceConflicts = 0, retries = 0, retriedInstances = 0, failed = 0, getBytes = 0, putBytes = 0;
   const failures: string[] = [];
   const fail = (what: string, status: number, body: string) => {
     failed++;
@@ -85,11 +88,12 @@ export async function storm(
     for (let tries = 1; ; tries++) {
       const reply = await timed(gets, () => client.call('GET', instance.query));
       if (reply.status !== 200) { fail(`GET ${instance.query}`, reply.status, reply.body); return; }
+      getBytes += Buffer.byteLength(reply.body);
       const allocations = pickAllocation(JSON.parse(reply.body), random.next);
       if (!allocations) { noValidHost++; return; }
-      const put = await timed(puts, () => client.call('PUT', `/allocations/${instance.consumer}`, {
-        allocations, project_id: instance.projectId, user_id: instance.userId, consumer_generation: null,
-      }));
+      const claim = { allocations, project_id: instance.projectId, user_id: instance.userId, consumer_generation: null };
+      putBytes += Buffer.byteLength(JSON.stringify(claim));
+      const put = await timed(puts, () => client.call('PUT', `/allocations/${instance.consumer}`, claim));
       if (put.status !== 204 && put.status !== 409) { fail(`PUT /allocations/${instance.consumer}`, put.status, put.body); return; }
       if (put.status === 204) {
         acknowledged.push({ consumer: instance.consumer, projectId: instance.projectId, allocations });
@@ -103,7 +107,7 @@ export async function storm(
     }
   });
   return {
-    acknowledged, noValidHost, capacityConflicts, raceConflicts, retries, retriedInstances, failed, failures, gets, puts,
+    acknowledged, noValidHost, capacityConflicts, raceConflicts, retries, retriedInstances, failed, failures, gets, puts, getBytes, putBytes,
     seconds: (performance.now() - started) / 1000,
   };
 }
