@@ -10,7 +10,8 @@
  * written into upstream's empty database by `placement-admin export` (storm/export.ts). Each
  * server storms alone; its figures are the rate, the GET and PUT percentiles, 409s and retries,
  * CPU per scheduled instance of its process tree and of PostgreSQL, round trips, GET / and memory
- * meanwhile, and a consistency check. Ours' HTTP is then played to a bare node:http server (Node's floor). --wide adds issue 30's wide tree, asked about while the storm runs.
+ * meanwhile, and a consistency check. Ours' requests are then played to a bare node:http server
+ * (Node's floor). --wide adds issue 30's wide tree, asked about while the storm runs.
  */
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -97,7 +98,8 @@ async function main(): Promise<void> {
   // Its own projects (another seed), at least ten: deleting many instances of one project in an
   // hour it booted them costs PostgreSQL more per delete as the hour fills (docs/performance.md).
   const warmup = planInstances(mix, options.warmup, options.projects === 0 ? 0 : Math.max(options.projects, WARMUP_PROJECTS), options.seed + 4);
-  // Upstream compiles nothing as it goes: a share in proportion to its instances, at most one round of them, warms its database's backends.
+  // Upstream compiles nothing as it goes: a share in proportion to its instances, at most one
+  // round of them, warms its database's backends.
   const upstreamWarmup = warmup.slice(0, Math.min(options.upstreamInstances, Math.ceil((options.warmup * options.upstreamInstances) / Math.max(1, options.instances))));
   const providers = trees.reduce((n, tree) => n + tree.length, 0);
   say(`== storm: ${options.shape}, ${options.providers} computes (${providers} providers${options.wide ? ', with the wide tree' : ''}), `

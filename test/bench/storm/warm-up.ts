@@ -22,8 +22,9 @@ export async function warmUp(
   const released: Acknowledged[] = [];
   let failed = 0;
   const failures: string[] = [];
-  for (let at = 0; at < instances.length; at += Math.max(1, round)) {
-    const booted = await storm(client, instances.slice(at, at + Math.max(1, round)), schedulers, seed + at);
+  const size = Math.max(1, round);
+  for (let at = 0; at < instances.length; at += size) {
+    const booted = await storm(client, instances.slice(at, at + size), schedulers, seed + at);
     failed += booted.failed;
     failures.push(...booted.failures.slice(0, Math.max(0, 5 - failures.length)));
     await inParallel(booted.acknowledged.length, schedulers, async (i) => {
