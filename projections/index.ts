@@ -16,6 +16,7 @@ import { StreamSnapshots1700000000032 } from './migrations/1700000000032-stream-
 import { ProviderNameNotUnique1700000000040 } from './migrations/1700000000040-provider-name-not-unique.js';
 import { UsageFoldFunction1700000000050 } from './migrations/1700000000050-usage-fold-function.js';
 import { UsageFoldSameInstant1700000000051 } from './migrations/1700000000051-usage-fold-same-instant.js';
+import { UsageFoldLatestInstant1700000000052 } from './migrations/1700000000052-usage-fold-latest-instant.js';
 
 export * from './runner/projection.js';
 export * from './runner/inline-projector.js';
@@ -25,4 +26,4 @@ export const ALL_PROJECTIONS: readonly Projection[] = [providersProjection, reso
 export const MIGRATIONS = [InitialReadModels1700000000000, AllocationsReadModels1700000000001, ProjectionCheckpoints1700000000002, UsageOverTime1700000000020,
   UsageMoves1700000000021, UsageKeysBytewise1700000000022, AllocationPositions1700000000030, CandidateSnapshots1700000000031,
   StreamSnapshots1700000000032, ProviderNameNotUnique1700000000040, UsageFoldFunction1700000000050,
-  UsageFoldSameInstant1700000000051];
+  UsageFoldSameInstant1700000000051, UsageFoldLatestInstant1700000000052];

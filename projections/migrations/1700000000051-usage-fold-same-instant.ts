@@ -21,8 +21,8 @@ const LATEST_OR_RISE_AT_IT = `peak_above_start = CASE WHEN EXCLUDED.last_change_
             AND h.peak_above_start = h.net_change AND h.net_change + EXCLUDED.net_change <> 0)
         THEN`;
 
-/** 1700000000050's function with that one condition widened; nothing else of it changes. */
-function widened(): string {
+/** 1700000000050's function with that one condition widened; nothing else of it changes (1700000000052 changes it further). */
+export function widened(): string {
   if (!USAGE_FOLD.includes(LATEST_ONLY)) throw new Error('rm_usage_fold of 1700000000050 no longer holds the condition this migration widens');
   return USAGE_FOLD.replace(LATEST_ONLY, LATEST_OR_RISE_AT_IT);
 }

@@ -74,7 +74,7 @@ export class HourMoves {
     const start = new Date(this.hour);
     for (const { key, points } of series) {
       const s = summarizePoints(this.hour, points);
-      if (s) rows.push([key[0], key[1], key[2], key[3], start, s.net, s.unitMs, s.peakAboveStart, new Date(s.lastChangeAt)]);
+      if (s) rows.push([key[0], key[1], key[2], key[3], start, s.net, s.unitMs, s.peakAboveStart, new Date(s.lastChangeAt), s.lastChangeNet]);
     }
     return rows;
   }
@@ -96,8 +96,10 @@ function addPoint(points: number[], at: number, delta: number): void {
   points.push(at, delta);
 }
 
+interface SeriesSummary { net: number; unitMs: string; peakAboveStart: number; lastChangeAt: number; lastChangeNet: number }
+
 /** hour-summary.ts's summarize over the instants that moved the series, in plain numbers while they are exact. */
-function summarizePoints(hour: number, points: number[]): { net: number; unitMs: string; peakAboveStart: number; lastChangeAt: number } | null {
+function summarizePoints(hour: number, points: number[]): SeriesSummary | null {
   const changes: LevelChange[] = [];
   let ordered = true;
   for (let i = 0; i < points.length; i += 2) {
@@ -115,8 +117,8 @@ function summarizePoints(hour: number, points: number[]): { net: number; unitMs:
     exact &&= Number.isSafeInteger(product) && Number.isSafeInteger(unitMs);
     peak = Math.max(peak, net);
   }
-  const last = changes[changes.length - 1].at;
-  if (exact) return { net, unitMs: String(unitMs), peakAboveStart: peak, lastChangeAt: last };
+  const { at: last, delta: lastNet } = changes[changes.length - 1];
+  if (exact) return { net, unitMs: String(unitMs), peakAboveStart: peak, lastChangeAt: last, lastChangeNet: lastNet };
   const s = summarize(hour, changes);
-  return { net: s.net, unitMs: s.unitMs.toString(), peakAboveStart: s.peakAboveStart, lastChangeAt: last };
+  return { net: s.net, unitMs: s.unitMs.toString(), peakAboveStart: s.peakAboveStart, lastChangeAt: last, lastChangeNet: lastNet };
 }

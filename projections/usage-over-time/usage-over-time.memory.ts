@@ -29,7 +29,8 @@ const CONSUMERS = { table: 'rm_usage_consumers', columns: ['consumer_uuid', 'rev
 const MOVES = { table: 'rm_usage_moves', columns: ['project_id', 'user_id', 'consumer_type', 'at', 'deltas'] };
 const HOURS = {
   table: 'rm_usage_hours',
-  columns: ['project_id', 'user_id', 'consumer_type', 'resource_class', 'hour_start', 'net_change', 'change_unit_ms', 'peak_above_start', 'last_change_at'],
+  columns: ['project_id', 'user_id', 'consumer_type', 'resource_class', 'hour_start', 'net_change', 'change_unit_ms', 'peak_above_start', 'last_change_at',
+    'last_change_net'],
 };
 
 /**

@@ -14,7 +14,7 @@ const LOG = [claim('a', 0.5, { VCPU: 2 }, 'alice'), claim('b', 0.5, { VCPU: 1, M
 const TYPES = {
   rm_usage_moves: { project_id: 'text', user_id: 'text', consumer_type: 'text', at: 'timestamp with time zone', deltas: 'jsonb' },
   rm_usage_hours: { project_id: 'text', user_id: 'text', consumer_type: 'text', resource_class: 'text', hour_start: 'timestamp with time zone',
-    net_change: 'bigint', change_unit_ms: 'numeric', peak_above_start: 'bigint', last_change_at: 'timestamp with time zone' },
+    net_change: 'bigint', change_unit_ms: 'numeric', peak_above_start: 'bigint', last_change_at: 'timestamp with time zone', last_change_net: 'bigint' },
 };
 /** Each row's COPY line with its table, whichever chunk holds it. */
 const text = (chunks: { table: string; data: Buffer }[]) =>
