@@ -41,7 +41,6 @@ import { watchServer } from './storm/watch.js';
 import { askWide, wideProblems } from './storm/wide.js';
 
 const WIDE_WIDTH = 10;
-const WARMUP_PROJECTS = 10;
 /** The wide questions come once the storm is under way. */
 const WIDE_DELAY_MS = 500;
 const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -95,9 +94,8 @@ async function main(): Promise<void> {
   if (options.wide) trees.push(wideTree(seededRandom(options.seed + 1), WIDE_WIDTH));
   const mix = options.shape === 'flat' ? FLAT_MIX : NESTED_MIX;
   const instances = planInstances(mix, Math.max(options.instances, options.upstreamInstances), options.projects, options.seed + 2);
-  // Its own projects (another seed), at least ten: deleting many instances of one project in an
-  // hour it booted them costs PostgreSQL more per delete as the hour fills (docs/performance.md).
-  const warmup = planInstances(mix, options.warmup, options.projects === 0 ? 0 : Math.max(options.projects, WARMUP_PROJECTS), options.seed + 4);
+  // Its own projects (another seed), so each project's usages still equal its claims.
+  const warmup = planInstances(mix, options.warmup, options.projects, options.seed + 4);
   // Upstream compiles nothing as it goes: a share in proportion to its instances, at most one
   // round of them, warms its database's backends.
   const upstreamWarmup = warmup.slice(0, Math.min(options.upstreamInstances, Math.ceil((options.warmup * options.upstreamInstances) / Math.max(1, options.instances))));
