@@ -30,9 +30,10 @@ function copied(value: unknown): unknown {
   if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return copied((value as { toJSON: () => unknown }).toJSON());
   if (value instanceof Number || value instanceof String || value instanceof Boolean) return copied(value.valueOf());
   if (Array.isArray(value)) return value.map((item) => copied(item) ?? null);
-  const keys = Object.keys(value);
   // Keys are nearly always ASCII, whose bytes compare as the string's units do and number as many.
-  keys.sort(keys.every(isAscii) ? byLengthThenUnits : byUtf8);
+  const keys = Object.keys(value);
+  if (keys.every(isAscii)) keys.sort(byLengthThenUnits);
+  else sortByUtf8(keys);
   const result: Record<string, unknown> = {};
   for (const key of keys) {
     const item = copied((value as Record<string, unknown>)[key]);
@@ -45,8 +46,9 @@ const ASCII = /^[\x00-\x7f]*$/;
 const isAscii = (key: string) => ASCII.test(key);
 const byLengthThenUnits = (a: string, b: string) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
 
-function byUtf8(a: string, b: string): number {
-  const left = Buffer.from(a, 'utf8');
-  const right = Buffer.from(b, 'utf8');
-  return left.length - right.length || Buffer.compare(left, right);
+/** Each key encoded once, not once per comparison. */
+function sortByUtf8(keys: string[]): void {
+  const encoded = keys.map((key) => ({ key, bytes: Buffer.from(key, 'utf8') }));
+  encoded.sort((a, b) => a.bytes.length - b.bytes.length || Buffer.compare(a.bytes, b.bytes));
+  encoded.forEach(({ key }, i) => (keys[i] = key));
 }
