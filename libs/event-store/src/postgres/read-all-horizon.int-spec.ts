@@ -78,4 +78,33 @@ describe('PostgreSQL readAll: the in-flight bound', () => {
       await Promise.all([elsewhere.end(), here.end()]);
     }
   });
+
+  describe('readToHead', () => {
+    const streamsToHead = async (from: LogPosition) => (await store.readToHead(from, 1_000_000)).events.map((e) => e.stream);
+
+    it('is held back by a transaction of this database older than the head, not by one of another database', async () => {
+      const before = await store.head();
+      const elsewhere = new Client({ connectionString: other.url });
+      const here = new Client({ connectionString: testDb.url });
+      await Promise.all([elsewhere.connect(), here.connect()]);
+      try {
+        await elsewhere.query('BEGIN');
+        await elsewhere.query('SELECT pg_current_xact_id()');
+        await append('to-head-after-a-transaction-elsewhere');
+        expect(await streamsToHead(before)).toEqual(['to-head-after-a-transaction-elsewhere']);
+
+        await here.query('BEGIN');
+        await here.query('SELECT pg_current_xact_id()');
+        await append('to-head-after-a-transaction-here');
+        const held = await store.readToHead(before, 1_000_000);
+        expect(held.events.map((e) => e.stream)).toEqual(['to-head-after-a-transaction-elsewhere']);
+        expect(held.head).toEqual(await store.head());
+        await here.query('COMMIT');
+        expect(await streamsToHead(before)).toEqual(['to-head-after-a-transaction-elsewhere', 'to-head-after-a-transaction-here']);
+      } finally {
+        await Promise.all([elsewhere.query('ROLLBACK').catch(() => undefined), here.query('ROLLBACK').catch(() => undefined)]);
+        await Promise.all([elsewhere.end(), here.end()]);
+      }
+    });
+  });
 });
