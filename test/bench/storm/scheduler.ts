@@ -89,7 +89,7 @@ export async function storm(
       const reply = await timed(gets, () => client.call('GET', instance.query));
       if (reply.status !== 200) { fail(`GET ${instance.query}`, reply.status, reply.body); return; }
       getBytes += Buffer.byteLength(reply.body);
-      const allocations = pickAllocation(JSON.parse(reply.body), random.next);
+      const allocations = pickAllocation(reply.body, random.next);
       if (!allocations) { noValidHost++; return; }
       const claim = { allocations, project_id: instance.projectId, user_id: instance.userId, consumer_generation: null };
       putBytes += Buffer.byteLength(JSON.stringify(claim));

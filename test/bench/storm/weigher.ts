@@ -1,39 +1,85 @@
 import type { Allocations } from '../claims-check.js';
-
-/** The parts of a GET /allocation_candidates answer (1.29+) a scheduler weighs. */
-export interface CandidatesAnswer {
-  readonly allocation_requests: readonly { readonly allocations: Allocations }[];
-  readonly provider_summaries: Readonly<Record<string, {
-    readonly resources: Readonly<Record<string, { readonly capacity: number; readonly used: number }>>;
-    readonly root_provider_uuid: string;
-  }>>;
-}
+import { JsonScan } from './json-scan.js';
 
 /** Nova's `host_subset_size`: the pick is random among this many best-weighed hosts, so that schedulers racing each other spread out. */
 export const HOST_SUBSET_SIZE = 5;
 
+interface Request {
+  /** Its first provider, whose root is its host. */
+  readonly provider: string;
+  readonly allocations: () => Allocations;
+}
+
 /**
- * What Nova's scheduler does with an answer: group the allocation requests by host (the root of
- * their providers), weigh each host by its free RAM (the RAM weigher, summed over its tree as the
- * summaries give it), take one of the `subset` best at random and claim that host's first
- * allocation request. Null when there is no candidate (Nova's NoValidHost).
+ * What Nova's scheduler does with a GET /allocation_candidates answer (1.29+): group the
+ * allocation requests by host (the root of their providers), weigh each host by its free RAM
+ * (the RAM weigher, summed over its tree as the summaries give it), take one of the `subset`
+ * best at random and claim that host's first allocation request. Null when there is no
+ * candidate (Nova's NoValidHost).
+ *
+ * The answer's text is read where it lies (storm/json-scan.ts) and only the allocations claimed
+ * are parsed: the storm's schedulers share the servers' cores, and parsing every answer whole
+ * cost them more CPU than the servers spent answering it.
  */
-export function pickAllocation(answer: CandidatesAnswer, random: () => number, subset = HOST_SUBSET_SIZE): Allocations | null {
-  const firstByHost = new Map<string, Allocations>();
-  for (const request of answer.allocation_requests) {
-    const anyProvider = Object.keys(request.allocations)[0];
-    const host = answer.provider_summaries[anyProvider]?.root_provider_uuid ?? anyProvider;
-    if (!firstByHost.has(host)) firstByHost.set(host, request.allocations);
+export function pickAllocation(answer: string, random: () => number, subset = HOST_SUBSET_SIZE): Allocations | null {
+  const scan = new JsonScan(answer);
+  const requests: Request[] = [];
+  const roots = new Map<string, string>();
+  const freeRam = new Map<string, number>();
+  scan.entries((key) => {
+    if (key === 'allocation_requests') {
+      scan.items(() => scan.entries((field) => {
+        if (field !== 'allocations') return;
+        let provider: string | undefined;
+        const from = scan.at;
+        scan.entries((uuid) => { provider ??= uuid; });
+        const to = scan.at;
+        requests.push({ provider: provider!, allocations: () => JSON.parse(answer.slice(from, to)) as Allocations });
+      }));
+    } else if (key === 'provider_summaries') {
+      scan.entries((uuid) => {
+        let root = uuid;
+        let free: number | undefined;
+        scan.entries((field) => {
+          if (field === 'root_provider_uuid') root = scan.string();
+          else if (field === 'resources') free = memoryFree(scan);
+        });
+        roots.set(uuid, root);
+        if (free !== undefined) freeRam.set(root, (freeRam.get(root) ?? 0) + free);
+      });
+    }
+  });
+  const firstByHost = new Map<string, Request>();
+  for (const request of requests) {
+    const host = roots.get(request.provider) ?? request.provider;
+    if (!firstByHost.has(host)) firstByHost.set(host, request);
   }
   if (firstByHost.size === 0) return null;
-  const freeRam = new Map<string, number>();
-  for (const summary of Object.values(answer.provider_summaries)) {
-    const memory = summary.resources.MEMORY_MB;
-    if (!memory) continue;
-    freeRam.set(summary.root_provider_uuid, (freeRam.get(summary.root_provider_uuid) ?? 0) + memory.capacity - memory.used);
+  // The `subset` heaviest, as a stable sort would rank them: hosts of equal weight keep the
+  // answer's order, as Nova's weighing does. Kept in a short list instead of sorting every host.
+  const best: { host: string; weight: number }[] = [];
+  for (const host of firstByHost.keys()) {
+    const weight = freeRam.get(host) ?? 0;
+    if (best.length === subset && weight <= best[subset - 1].weight) continue;
+    let at = best.length;
+    while (at > 0 && best[at - 1].weight < weight) at--;
+    best.splice(at, 0, { host, weight });
+    if (best.length > subset) best.pop();
   }
-  // A stable sort: hosts of equal weight keep the answer's order, as Nova's weighing does.
-  const hosts = [...firstByHost.keys()].sort((a, b) => (freeRam.get(b) ?? 0) - (freeRam.get(a) ?? 0));
-  const best = hosts.slice(0, Math.min(subset, hosts.length));
-  return firstByHost.get(best[Math.floor(random() * best.length)])!;
+  return firstByHost.get(best[Math.floor(random() * best.length)].host)!.allocations();
+}
+
+/** A summary's free MEMORY_MB (capacity less used), or undefined where it has none: the scan at its resources. */
+function memoryFree(scan: JsonScan): number | undefined {
+  let free: number | undefined;
+  scan.entries((resourceClass) => {
+    if (resourceClass !== 'MEMORY_MB') return;
+    let capacity = 0, used = 0;
+    scan.entries((figure) => {
+      if (figure === 'capacity') capacity = scan.number();
+      else if (figure === 'used') used = scan.number();
+    });
+    free = capacity - used;
+  });
+  return free;
 }

@@ -1,0 +1,137 @@
+const QUOTE = 0x22, BACKSLASH = 0x5c, COMMA = 0x2c, COLON = 0x3a;
+const OPEN_OBJECT = 0x7b, CLOSE_OBJECT = 0x7d, OPEN_ARRAY = 0x5b, CLOSE_ARRAY = 0x5d;
+const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+
+/**
+ * Reads chosen parts of a JSON text where they lie, skipping the rest without building it: a
+ * scheduler of the storm reads a few fields of each provider in an answer of hundreds, and
+ * JSON.parse building the whole answer cost the load generator more CPU than the servers it
+ * measures, on the cores they share. The text is taken to be valid JSON (it came from
+ * JSON.parse's peers, the servers): malformed text throws or reads wrong.
+ */
+export class JsonScan {
+  /** Where the next value (or the space before it) begins. */
+  at = 0;
+
+  constructor(readonly text: string) {}
+
+  /**
+   * The object here, entry by entry: `each` is called with the scan at the entry's value, and
+   * may read it (string(), number(), entries(), items(), skip()); a value it leaves is skipped.
+   */
+  entries(each: (key: string) => void): void {
+    this.open(OPEN_OBJECT);
+    if (this.peek() === CLOSE_OBJECT) { this.at++; return; }
+    for (;;) {
+      const key = this.string();
+      this.open(COLON);
+      this.space();
+      const value = this.at;
+      each(key);
+      if (this.at === value) this.skip();
+      if (this.close(CLOSE_OBJECT)) return;
+    }
+  }
+
+  /** The array here, item by item: `each` is called with the scan at the item, as entries() does. */
+  items(each: () => void): void {
+    this.open(OPEN_ARRAY);
+    if (this.peek() === CLOSE_ARRAY) { this.at++; return; }
+    for (;;) {
+      this.space();
+      const value = this.at;
+      each();
+      if (this.at === value) this.skip();
+      if (this.close(CLOSE_ARRAY)) return;
+    }
+  }
+
+  string(): string {
+    this.space();
+    const start = this.at;
+    const end = this.stringEnd(start);
+    this.at = end;
+    const raw = this.text.slice(start + 1, end - 1);
+    return raw.includes('\\') ? JSON.parse(this.text.slice(start, end)) as string : raw;
+  }
+
+  number(): number {
+    this.space();
+    const start = this.at;
+    this.at = this.scalarEnd(start);
+    return Number(this.text.slice(start, this.at));
+  }
+
+  /** The value here, passed over; where it began and ended in the text, to read it whole with JSON.parse. */
+  skip(): { from: number; to: number } {
+    this.space();
+    const from = this.at;
+    const c = this.text.charCodeAt(from);
+    if (c === QUOTE) this.at = this.stringEnd(from);
+    else if (c === OPEN_OBJECT || c === OPEN_ARRAY) this.at = this.nestedEnd(from);
+    else this.at = this.scalarEnd(from);
+    return { from, to: this.at };
+  }
+
+  /** Just past the closing quote of the string opening at `start`. */
+  private stringEnd(start: number): number {
+    if (this.text.charCodeAt(start) !== QUOTE) throw this.unexpected(start, 'a string');
+    let end = start;
+    for (;;) {
+      end = this.text.indexOf('"', end + 1);
+      if (end < 0) throw this.unexpected(this.text.length, 'the end of a string');
+      let backslashes = 0;
+      while (this.text.charCodeAt(end - 1 - backslashes) === BACKSLASH) backslashes++;
+      if (backslashes % 2 === 0) return end + 1;
+    }
+  }
+
+  /** Just past the object or array opening at `start`, strings inside jumped over whole. */
+  private nestedEnd(start: number): number {
+    let depth = 0;
+    for (let i = start; i < this.text.length; i++) {
+      const c = this.text.charCodeAt(i);
+      if (c === QUOTE) i = this.stringEnd(i) - 1;
+      else if (c === OPEN_OBJECT || c === OPEN_ARRAY) depth++;
+      else if ((c === CLOSE_OBJECT || c === CLOSE_ARRAY) && --depth === 0) return i + 1;
+    }
+    throw this.unexpected(this.text.length, 'the end of an object or array');
+  }
+
+  private scalarEnd(start: number): number {
+    let i = start;
+    for (; i < this.text.length; i++) {
+      const c = this.text.charCodeAt(i);
+      if (c === COMMA || c === CLOSE_OBJECT || c === CLOSE_ARRAY || isSpace(c)) break;
+    }
+    if (i === start) throw this.unexpected(start, 'a value');
+    return i;
+  }
+
+  private space(): void {
+    while (isSpace(this.text.charCodeAt(this.at))) this.at++;
+  }
+
+  private peek(): number {
+    this.space();
+    return this.text.charCodeAt(this.at);
+  }
+
+  private open(c: number): void {
+    if (this.peek() !== c) throw this.unexpected(this.at, String.fromCharCode(c));
+    this.at++;
+  }
+
+  /** After a member: true at the closing bracket (passed), false at a comma (passed). */
+  private close(bracket: number): boolean {
+    const c = this.peek();
+    this.at++;
+    if (c === bracket) return true;
+    if (c !== COMMA) throw this.unexpected(this.at - 1, `a comma or ${String.fromCharCode(bracket)}`);
+    return false;
+  }
+
+  private unexpected(at: number, wanted: string): Error {
+    return new Error(`JSON: ${wanted} expected at ${at}, found ${JSON.stringify(this.text.slice(at, at + 20))}`);
+  }
+}
