@@ -1,4 +1,6 @@
 import { INDEXED_LOOKUPS } from '../indexed-lookups.js';
+import { BELOW_IN_FLIGHT } from './read-horizon.js';
+import { READ_COLUMNS } from './rows.js';
 
 /**
  * Each of INDEXED_LOOKUPS (indexed-lookups.ts) gets a partial GIN index over its one field,
@@ -123,4 +125,30 @@ EXCEPTION WHEN SQLSTATE 'ES409' THEN
   RETURN QUERY SELECT NULL::bigint, NULL::xid8, failed, NULL::bigint, NULL::text, NULL::jsonb, NULL::jsonb, NULL::timestamptz;
 END
 $es_append_or_conflict$;
+-- The log's head and the readable events after a position up to it, in one snapshot (the
+-- caller's: the function is STABLE), for readToHead (log-reads.ts): the candidate index's read
+-- before every query. A function so that its statement is planned once per connection. As a
+-- prepared statement it was planned again on every call once the log was large: the planner,
+-- given the position, sees a short tail, and costs the plan for any position (the same ordered
+-- scan of the global order's index, LIMIT rows at most) far higher; the planning then cost
+-- several times the reading. A NULL only_types reads every type.
+CREATE OR REPLACE FUNCTION es_read_to_head(from_commit xid8, from_prepare bigint, max_events int, only_types text[], with_metadata boolean)
+RETURNS TABLE (head_commit text, head_prepare text, event_commit text, event_prepare text, event_stream text, event_revision bigint,
+  event_type text, event_data jsonb, event_metadata jsonb, event_micros text)
+LANGUAGE plpgsql STABLE SET plan_cache_mode = force_generic_plan AS $es_read_to_head$
+BEGIN
+  RETURN QUERY WITH head AS (
+      SELECT h.transaction_id AS head_c, h.position AS head_p FROM es_events AS h
+      ORDER BY h.transaction_id DESC, h.position DESC LIMIT 1),
+    horizon AS (SELECT ${BELOW_IN_FLIGHT} AS below FROM pg_current_snapshot() AS s)
+  SELECT head.head_c::text, head.head_p::text, e.* FROM head LEFT JOIN LATERAL (
+    SELECT ${READ_COLUMNS.replace(', metadata,', ', CASE WHEN with_metadata THEN metadata END,')}
+    FROM es_events, horizon
+    WHERE transaction_id < horizon.below
+      AND (transaction_id, position) > (from_commit, from_prepare)
+      AND (transaction_id, position) <= (head.head_c, head.head_p)
+      AND (only_types IS NULL OR type = ANY(only_types))
+    ORDER BY es_events.transaction_id, es_events.position LIMIT max_events) AS e ON true;
+END
+$es_read_to_head$;
 `;

@@ -1,26 +1,10 @@
 import type { Pool, PoolClient } from 'pg';
 import { GlobalFilter, LogPoint, LogPosition, RecordedEvent, START, StreamRange, Subscription } from '../port.js';
 import { statementName } from './prepared.js';
+import { BELOW_IN_FLIGHT } from './read-horizon.js';
 import { fromArrayRow, queryEvents, READ_COLUMNS, READ_COLUMNS_NO_METADATA } from './rows.js';
 
-/**
- * The global order's readable bound: only transactions older than every one of THIS database
- * still in flight are read, so a slow writer with a smaller transaction id can never be overtaken
- * and skipped. Other databases' transactions never write this log, so they must not hold its
- * readers back (a long one would stall every reader). The bound and the rows come from one
- * statement, hence one snapshot, but pg_stat_activity is read after that snapshot was taken: a
- * writer of this database still in flight for the snapshot may have committed by then and be
- * listed nowhere. So an in-flight transaction counts unless it is seen running in another
- * database; never the other way round.
- */
-const HORIZON = `horizon AS (
-  SELECT COALESCE(
-    (SELECT min(x) FROM pg_snapshot_xip(s) AS x
-      WHERE x::text::bigint % 4294967296 NOT IN (
-        SELECT backend_xid::text::bigint FROM pg_stat_activity
-        WHERE datname IS DISTINCT FROM current_database() AND backend_xid IS NOT NULL)),
-    pg_snapshot_xmax(s)) AS below
-  FROM pg_current_snapshot() AS s)`;
+const HORIZON = `horizon AS (SELECT ${BELOW_IN_FLIGHT} AS below FROM pg_current_snapshot() AS s)`;
 
 // Nothing is recorded outside these years; PostgreSQL would refuse to read an ISO year beyond them.
 const FIRST_MICROS = (() => {
@@ -95,24 +79,14 @@ export function readAll(pool: Pool, from: LogPosition, limit: number, filter?: G
   );
 }
 
-/** One statement, so one snapshot: the head, and the readable events up to it beside it on each row. */
+/** The head, and the readable events up to it from `from`, in one snapshot: es_read_to_head (event-store-schema.ts). */
+const READ_TO_HEAD = 'SELECT * FROM es_read_to_head($1::text::xid8, $2::bigint, $3::int, $4::text[], $5::boolean)';
+
 export async function readToHead(
   pool: Pool, from: LogPosition, limit: number, filter: Omit<GlobalFilter, 'until'>,
 ): Promise<{ head: LogPosition; events: RecordedEvent[] }> {
-  const params: unknown[] = [from.commit.toString(), from.prepare.toString(), limit];
-  const filtered = filterConditions(filter, params);
-  const text = `WITH head AS (
-       SELECT transaction_id AS head_commit, position AS head_prepare FROM es_events
-       ORDER BY transaction_id DESC, position DESC LIMIT 1),
-     ${HORIZON}
-     SELECT head_commit::text, head_prepare::text, e.* FROM head LEFT JOIN LATERAL (
-       SELECT ${filter.metadata === false ? READ_COLUMNS_NO_METADATA : READ_COLUMNS}
-       FROM es_events, horizon
-       WHERE transaction_id < horizon.below
-         AND (transaction_id, position) > ($1::text::xid8, $2::bigint)
-         AND (transaction_id, position) <= (head.head_commit, head.head_prepare)${filtered}
-       ORDER BY es_events.transaction_id, es_events.position LIMIT $3) e ON true`;
-  const { rows } = await pool.query<unknown[]>({ name: statementName(text), text, values: params, rowMode: 'array' });
+  const values = [from.commit.toString(), from.prepare.toString(), limit, filter.types ?? null, filter.metadata !== false];
+  const { rows } = await pool.query<unknown[]>({ name: statementName(READ_TO_HEAD), text: READ_TO_HEAD, values, rowMode: 'array' });
   if (rows.length === 0) return { head: START, events: [] };
   const head = { commit: BigInt(rows[0][0] as string), prepare: BigInt(rows[0][1] as string) };
   return { head, events: rows[0][2] === null ? [] : rows.map((row) => fromArrayRow(row.slice(2))) };

@@ -106,5 +106,24 @@ describe('PostgreSQL readAll: the in-flight bound', () => {
         await Promise.all([elsewhere.end(), here.end()]);
       }
     });
+
+    it('plans its statement for any position, once per connection: an ordered scan of the global order, never a sort', async () => {
+      // auto_explain hands each plan run, the function's own statement included, to the client.
+      const plans: string[] = [];
+      const explained = new Pool({ connectionString: testDb.url, max: 1 });
+      explained.on('connect', (client) => client.on('notice', (notice) => plans.push(notice.message ?? '')));
+      try {
+        await explained.query(`LOAD 'auto_explain'; SET auto_explain.log_min_duration = 0;
+          SET auto_explain.log_nested_statements = on; SET client_min_messages = log`);
+        const store2 = new PostgresEventStore(explained);
+        await store2.readToHead(START, 3);
+        await store2.readToHead(await store.head(), 3, { types: ['Tagged'], metadata: false });
+        const reads = plans.filter((plan) => plan.includes('es_events_global_order') && plan.includes('ROW($1, $2)'));
+        expect(reads).toHaveLength(2);
+        for (const plan of reads) expect(plan).not.toMatch(/Sort/);
+      } finally {
+        await explained.end();
+      }
+    });
   });
 });
