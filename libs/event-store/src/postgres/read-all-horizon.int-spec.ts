@@ -56,55 +56,44 @@ describe('PostgreSQL readAll: the in-flight bound', () => {
     expect(all.filter((s) => !seen.has(s))).toEqual([]);
   });
 
-  it('is held back by a transaction of this database, not by one of another database', async () => {
-    const before = (await store.readAll(START, 1_000_000)).at(-1)!.position;
+  /**
+   * A transaction of another database, then one of this database, each left open before an
+   * append: `read` from before both sees the first append at once, and the second only once its
+   * transaction's elder here has committed. `whileHeld` runs while it is held back.
+   */
+  async function heldBackHereOnly(prefix: string, read: (from: LogPosition) => Promise<string[]>, whileHeld = async () => undefined) {
+    const before = await store.head();
     const elsewhere = new Client({ connectionString: other.url });
     const here = new Client({ connectionString: testDb.url });
     await Promise.all([elsewhere.connect(), here.connect()]);
     try {
       await elsewhere.query('BEGIN');
       await elsewhere.query('SELECT pg_current_xact_id()');
-      await append('after-a-long-transaction-elsewhere');
-      expect(await streamsAfter(before)).toEqual(['after-a-long-transaction-elsewhere']);
+      await append(`${prefix}-a-long-transaction-elsewhere`);
+      expect(await read(before)).toEqual([`${prefix}-a-long-transaction-elsewhere`]);
 
       await here.query('BEGIN');
       await here.query('SELECT pg_current_xact_id()');
-      await append('after-a-long-transaction-here');
-      expect(await streamsAfter(before)).toEqual(['after-a-long-transaction-elsewhere']);
+      await append(`${prefix}-a-long-transaction-here`);
+      expect(await read(before)).toEqual([`${prefix}-a-long-transaction-elsewhere`]);
+      await whileHeld();
       await here.query('COMMIT');
-      expect(await streamsAfter(before)).toEqual(['after-a-long-transaction-elsewhere', 'after-a-long-transaction-here']);
+      expect(await read(before)).toEqual([`${prefix}-a-long-transaction-elsewhere`, `${prefix}-a-long-transaction-here`]);
     } finally {
-      await elsewhere.query('ROLLBACK').catch(() => undefined);
+      await Promise.all([elsewhere.query('ROLLBACK').catch(() => undefined), here.query('ROLLBACK').catch(() => undefined)]);
       await Promise.all([elsewhere.end(), here.end()]);
     }
+  }
+
+  it('is held back by a transaction of this database, not by one of another database', async () => {
+    await heldBackHereOnly('after', streamsAfter);
   });
 
   describe('readToHead', () => {
-    const streamsToHead = async (from: LogPosition) => (await store.readToHead(from, 1_000_000)).events.map((e) => e.stream);
-
     it('is held back by a transaction of this database older than the head, not by one of another database', async () => {
-      const before = await store.head();
-      const elsewhere = new Client({ connectionString: other.url });
-      const here = new Client({ connectionString: testDb.url });
-      await Promise.all([elsewhere.connect(), here.connect()]);
-      try {
-        await elsewhere.query('BEGIN');
-        await elsewhere.query('SELECT pg_current_xact_id()');
-        await append('to-head-after-a-transaction-elsewhere');
-        expect(await streamsToHead(before)).toEqual(['to-head-after-a-transaction-elsewhere']);
-
-        await here.query('BEGIN');
-        await here.query('SELECT pg_current_xact_id()');
-        await append('to-head-after-a-transaction-here');
-        const held = await store.readToHead(before, 1_000_000);
-        expect(held.events.map((e) => e.stream)).toEqual(['to-head-after-a-transaction-elsewhere']);
-        expect(held.head).toEqual(await store.head());
-        await here.query('COMMIT');
-        expect(await streamsToHead(before)).toEqual(['to-head-after-a-transaction-elsewhere', 'to-head-after-a-transaction-here']);
-      } finally {
-        await Promise.all([elsewhere.query('ROLLBACK').catch(() => undefined), here.query('ROLLBACK').catch(() => undefined)]);
-        await Promise.all([elsewhere.end(), here.end()]);
-      }
+      const streamsToHead = async (from: LogPosition) => (await store.readToHead(from, 1_000_000)).events.map((e) => e.stream);
+      // The head it answers is the newest event all the same: the candidate index waits for what lies between.
+      await heldBackHereOnly('to-head-after', streamsToHead, async () => expect((await store.readToHead(START, 1)).head).toEqual(await store.head()));
     });
 
     it('plans its statement for any position, once per connection: an ordered scan of the global order, never a sort', async () => {
