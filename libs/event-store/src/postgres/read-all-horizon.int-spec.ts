@@ -61,7 +61,7 @@ describe('PostgreSQL readAll: the in-flight bound', () => {
    * append: `read` from before both sees the first append at once, and the second only once its
    * transaction's elder here has committed. `whileHeld` runs while it is held back.
    */
-  async function heldBackHereOnly(prefix: string, read: (from: LogPosition) => Promise<string[]>, whileHeld = async () => undefined) {
+  async function heldBackHereOnly(prefix: string, read: (from: LogPosition) => Promise<string[]>, whileHeld: () => Promise<void> = async () => undefined) {
     const before = await store.head();
     const elsewhere = new Client({ connectionString: other.url });
     const here = new Client({ connectionString: testDb.url });
