@@ -42,9 +42,10 @@ interface Waiting {
 }
 
 /**
- * Group commit for the appends of this process. A durable COMMIT costs PostgreSQL about the same
- * CPU whatever the transaction holds, more than a claim's statements (docs/performance.md), so
- * appends arriving while another is being written wait for it and are then written together:
+ * Group commit for the appends of this process. Part of what a transaction costs PostgreSQL does
+ * not grow with what it holds: its round trips, each waking the backend, BEGIN and COMMIT, the
+ * lock of its streams and the projections' checkpoints (docs/performance.md). So appends
+ * arriving while another is being written wait for it and are then written together:
  * every es_append in one message, the projections' statements with the one COMMIT. A batch costs
  * the round trips of one append alone; a lone append is written as before, without waiting.
  *
