@@ -1,6 +1,6 @@
 import { INDEXED_LOOKUPS } from '../indexed-lookups.js';
 import { BELOW_IN_FLIGHT } from './read-horizon.js';
-import { READ_COLUMNS } from './rows.js';
+import { readColumnsWithMetadata } from './rows.js';
 
 /**
  * Each of INDEXED_LOOKUPS (indexed-lookups.ts) gets a partial GIN index over its one field,
@@ -142,7 +142,7 @@ BEGIN
       ORDER BY h.transaction_id DESC, h.position DESC LIMIT 1),
     horizon AS (SELECT ${BELOW_IN_FLIGHT} AS below FROM pg_current_snapshot() AS s)
   SELECT head.head_c::text, head.head_p::text, e.* FROM head LEFT JOIN LATERAL (
-    SELECT ${READ_COLUMNS.replace(', metadata,', ', CASE WHEN with_metadata THEN metadata END,')}
+    SELECT ${readColumnsWithMetadata('CASE WHEN with_metadata THEN metadata END')}
     FROM es_events, horizon
     WHERE transaction_id < horizon.below
       AND (transaction_id, position) > (from_commit, from_prepare)

@@ -23,8 +23,13 @@ export function toRecordedEvent(row: Record<string, any>): RecordedEvent {
  */
 export const READ_COLUMNS = `transaction_id::text, position::text, stream_id, revision, type, data, metadata,
   (extract(epoch FROM recorded_at) * 1000000)::int8::text`;
+/** READ_COLUMNS with `metadata` (an SQL expression) read in the metadata column's place. */
+export function readColumnsWithMetadata(metadata: string): string {
+  if (!READ_COLUMNS.includes(', metadata,')) throw new Error('READ_COLUMNS no longer reads the metadata column where readColumnsWithMetadata expects it');
+  return READ_COLUMNS.replace(', metadata,', `, ${metadata},`);
+}
 /** READ_COLUMNS without the metadata (GlobalFilter.metadata === false). */
-export const READ_COLUMNS_NO_METADATA = READ_COLUMNS.replace(', metadata,', ', NULL,');
+export const READ_COLUMNS_NO_METADATA = readColumnsWithMetadata('NULL');
 const NO_METADATA = Object.freeze({});
 
 /** A row of READ_COLUMNS (rowMode 'array') as an event. */
