@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { EXIT, runAdmin } from '#placement-admin/cli.js';
 import { RequestOptions, startTestApp, TestApp } from '../support/test-app.js';
 import { appendPastClaims } from '../support/usage-history.js';
 
@@ -139,6 +140,67 @@ describe('usage over time: GET /ledger/usage and /ledger/usage/totals', () => {
         { start: '2026-03-02T08:00:00Z', peak: 8, integral: 8 },
         { start: '2026-03-02T09:00:00Z', peak: 0, integral: 0 },
       ]);
+    });
+  });
+
+  describe('claims arriving together, written in shared transactions (group commit)', () => {
+    const projects = [`boot-${randomUUID()}`, `boot-${randomUUID()}`, `boot-${randomUUID()}`];
+    const sharedAppends = async () => Number(/^placement_event_store_shared_appends_total (\d+)$/m
+      .exec((await app.request('GET', '/metrics')).text)![1]);
+    let began: number;
+    let sharedBefore: number;
+
+    beforeAll(async () => {
+      began = Date.now();
+      sharedBefore = await sharedAppends();
+      // Claims on one provider would wait for each other: a host each, as in a boot storm.
+      const rps = Array.from({ length: 36 }, () => randomUUID());
+      for (const rp of rps) {
+        expect((await app.request('POST', '/resource_providers', { version: '1.20', body: { name: `rp-${rp}`, uuid: rp } })).status).toBe(200);
+        expect((await app.request('PUT', `/resource_providers/${rp}/inventories`, {
+          version: '1.20', body: { resource_provider_generation: 0, inventories: { VCPU: { total: 64 }, MEMORY_MB: { total: 65536 } } },
+        })).status).toBe(200);
+      }
+      // A boot storm's claims: each a consumer's first, of three projects and two users.
+      const statuses = await Promise.all(rps.map((rp, i) => app.request('PUT', `/allocations/${randomUUID()}`, {
+        version: '1.38',
+        body: {
+          allocations: { [rp]: { resources: { VCPU: 1 + (i % 3), MEMORY_MB: 512 } } }, project_id: projects[i % 3],
+          user_id: i % 2 === 0 ? 'alice' : 'bob', consumer_generation: null, consumer_type: 'INSTANCE',
+        },
+      }).then((reply) => reply.status)));
+      expect(statuses.filter((status) => status !== 204)).toEqual([]);
+      // One append of several consumers' first claims: one logged transaction of its own.
+      const batch = await app.request('POST', '/allocations', {
+        version: '1.38',
+        body: Object.fromEntries([1, 2, 3].map((vcpu) => [randomUUID(), {
+          allocations: { [rps[0]]: { resources: { VCPU: vcpu } } }, project_id: projects[0], user_id: 'carol', consumer_generation: null, consumer_type: 'MIGRATION',
+        }])),
+      });
+      expect(batch.status).toBe(204);
+    });
+
+    it('shares transactions between the claims, and counts every claim in its project\'s, user\'s and type\'s series', async () => {
+      expect(await sharedAppends()).toBeGreaterThan(sharedBefore);
+      const start = iso(began - HOUR);
+      const classes = async (filter: string) => (await usage(`${filter}&start=${start}`)).body.resource_classes;
+      // Project i holds the claims i, i + 3, ...: VCPU 1 + (i % 3) each, 512 MB each.
+      for (const [i, project] of projects.entries()) {
+        const vcpu = 12 * (1 + i) + (i === 0 ? 6 : 0);
+        expect(await classes(`project_id=${project}`)).toMatchObject({ VCPU: { peak: vcpu }, MEMORY_MB: { peak: 12 * 512 } });
+      }
+      // Project 0's claims went to alice (even i) and bob (odd i) in turn: i = 0, 6, ... and 3, 9, ...
+      expect((await classes(`project_id=${projects[0]}&user_id=alice`)).VCPU.peak).toBe(6);
+      expect((await classes(`project_id=${projects[0]}&user_id=bob`)).VCPU.peak).toBe(6);
+      expect((await classes(`project_id=${projects[0]}&consumer_type=MIGRATION`)).VCPU.peak).toBe(6);
+      expect((await classes(`project_id=${projects[0]}&user_id=carol&consumer_type=INSTANCE`))).toEqual({});
+    });
+
+    it('leaves the rows the log makes: verify replays it into memory and finds no drift', async () => {
+      const out: string[] = [];
+      const code = await runAdmin(['verify'], { DATABASE_URL: app.databaseUrl }, { out: (line) => out.push(line), err: (line) => out.push(line) });
+      expect(out.join('\n')).toMatch(/verify: the read models match the log/);
+      expect(code).toBe(EXIT.ok);
     });
   });
 
