@@ -193,7 +193,7 @@ describe('usage over time: GET /ledger/usage and /ledger/usage/totals', () => {
       expect((await classes(`project_id=${projects[0]}&user_id=alice`)).VCPU.peak).toBe(6);
       expect((await classes(`project_id=${projects[0]}&user_id=bob`)).VCPU.peak).toBe(6);
       expect((await classes(`project_id=${projects[0]}&consumer_type=MIGRATION`)).VCPU.peak).toBe(6);
-      expect((await classes(`project_id=${projects[0]}&user_id=carol&consumer_type=INSTANCE`))).toEqual({});
+      expect(await classes(`project_id=${projects[0]}&user_id=carol&consumer_type=INSTANCE`)).toEqual({});
     });
 
     it('leaves the rows the log makes: verify replays it into memory and finds no drift', async () => {
