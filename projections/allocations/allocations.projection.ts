@@ -1,4 +1,4 @@
-import { send, type RecordedEvent, type SqlClient } from '#event-store/index.js';
+import { send, type AppendedEvent, type SqlClient } from '#event-store/index.js';
 import { Projection } from '../runner/projection.js';
 import { factTime } from '../runner/fact-time.js';
 import { AllocationOrder, orderedLines } from '#domain/consumer/index.js';
@@ -6,8 +6,8 @@ import { replayAllocationEvent } from './allocations.memory.js';
 
 type Allocations = Record<string, Record<string, number>>;
 
-const consumerOf = (event: RecordedEvent) => event.stream.slice('consumer-'.length);
-const providerOf = (event: RecordedEvent) => event.stream.slice('provider-'.length);
+const consumerOf = (event: AppendedEvent) => event.stream.slice('consumer-'.length);
+const providerOf = (event: AppendedEvent) => event.stream.slice('provider-'.length);
 
 /**
  * rm_consumers and rm_allocations from the consumer streams (each event carries the consumer's
@@ -17,7 +17,7 @@ export const allocationsProjection: Projection = {
   name: 'allocations',
   handles: ['ConsumerAllocationsReplaced', 'ConsumerRemoved', 'ProviderAllocationsChanged'],
   twin: { memory: 'core', apply: replayAllocationEvent },
-  async apply(tx: SqlClient, event: RecordedEvent<any>) {
+  async apply(tx: SqlClient, event: AppendedEvent<any>) {
     const at = factTime(event);
     switch (event.type) {
       case 'ConsumerAllocationsReplaced': {

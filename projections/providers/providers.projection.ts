@@ -1,17 +1,17 @@
-import { send, type RecordedEvent, type SqlClient } from '#event-store/index.js';
+import { send, type AppendedEvent, type SqlClient } from '#event-store/index.js';
 import type { Inventories } from '#domain/index.js';
 import { Projection } from '../runner/projection.js';
 import { factTime } from '../runner/fact-time.js';
 import { replayProviderEvent } from './providers.memory.js';
 
-const uuidOf = (event: RecordedEvent) => event.stream.slice('provider-'.length);
+const uuidOf = (event: AppendedEvent) => event.stream.slice('provider-'.length);
 
 /** rm_resource_providers and its child tables, from the provider streams. */
 export const providersProjection: Projection = {
   name: 'providers',
   handles: ['ResourceProviderCreated', 'ResourceProviderUpdated', 'ResourceProviderDeleted', 'InventoriesSet', 'TraitsSet', 'AggregatesSet'],
   twin: { memory: 'core', apply: replayProviderEvent },
-  async apply(tx: SqlClient, event: RecordedEvent<any>) {
+  async apply(tx: SqlClient, event: AppendedEvent<any>) {
     const uuid = uuidOf(event);
     const at = factTime(event);
     switch (event.type) {

@@ -1,4 +1,4 @@
-import { send, type RecordedEvent, type SqlClient } from '#event-store/index.js';
+import { send, type AppendedEvent, type SqlClient } from '#event-store/index.js';
 import { Projection } from '../runner/projection.js';
 import { factTime } from '../runner/fact-time.js';
 import { replayResourceClassEvent } from './resource-classes.memory.js';
@@ -8,7 +8,7 @@ export const resourceClassesProjection: Projection = {
   name: 'resource-classes',
   handles: ['ResourceClassCreated', 'ResourceClassRenamed', 'ResourceClassDeleted'],
   twin: { memory: 'core', apply: replayResourceClassEvent },
-  async apply(tx: SqlClient, event: RecordedEvent<any>) {
+  async apply(tx: SqlClient, event: AppendedEvent<any>) {
     const at = factTime(event);
     switch (event.type) {
       case 'ResourceClassCreated':

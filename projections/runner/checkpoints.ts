@@ -1,4 +1,4 @@
-import { send, type LogPosition, type SqlClient } from '#event-store/index.js';
+import { send, THIS_TRANSACTION, type LogPosition, type SqlClient } from '#event-store/index.js';
 import { Projection } from './projection.js';
 
 /** Every projection has its row from the start, so moving a checkpoint is a plain UPDATE. */
@@ -13,12 +13,20 @@ export async function seedProjectionCheckpoints(db: SqlClient, projections: read
  * behind each other, and the next append moves the checkpoint past both anyway. Needs no
  * answer: on an append it rides with the COMMIT (send).
  */
-export function moveCheckpoints(tx: SqlClient, names: readonly string[], position: LogPosition): Promise<void> {
-  return send(tx,
-    `UPDATE rm_projection_checkpoints SET commit_xid = $2::text::xid8, position = $3::bigint, updated_at = now()
+export function moveCheckpoints(tx: SqlClient, names: readonly string[], position: LogPosition | typeof THIS_TRANSACTION): Promise<void> {
+  if (position === THIS_TRANSACTION) return send(tx, MOVE_TO_THIS_TRANSACTION, [names]);
+  return send(tx, MOVE_TO, [names, position.commit.toString(), position.prepare.toString()]);
+}
+
+const moveTo = (commit: string, position: string) =>
+  `UPDATE rm_projection_checkpoints SET commit_xid = ${commit}, position = ${position}, updated_at = now()
      WHERE projection IN (
        SELECT projection FROM rm_projection_checkpoints
-       WHERE projection = ANY($1::text[]) AND (commit_xid, position) < ($2::text::xid8, $3::bigint)
-       FOR UPDATE SKIP LOCKED)`,
-    [names, position.commit.toString(), position.prepare.toString()]);
-}
+       WHERE projection = ANY($1::text[]) AND (commit_xid, position) < (${commit}, ${position})
+       FOR UPDATE SKIP LOCKED)`;
+const MOVE_TO = moveTo('$2::text::xid8', '$3::bigint');
+/**
+ * This transaction's last event: es_append numbered the events it inserted from the log's
+ * sequence in this session, in order, so the sequence's last value here is the last event's.
+ */
+const MOVE_TO_THIS_TRANSACTION = moveTo('pg_current_xact_id()', "currval('es_events_position_seq')");

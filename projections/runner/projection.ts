@@ -1,4 +1,4 @@
-import type { RecordedEvent, SqlClient } from '#event-store/index.js';
+import type { AppendedEvent, SqlClient } from '#event-store/index.js';
 import type { ReplayEvent } from './read-model-memory.js';
 
 /**
@@ -16,6 +16,6 @@ export interface Projection {
   readonly name: string;
   /** The one list of what it handles: the inline, asynchronous and in-memory runs all read it. */
   readonly handles: readonly string[];
-  apply(tx: SqlClient, event: RecordedEvent<any>): Promise<void>;
+  apply(tx: SqlClient, event: AppendedEvent<any>): Promise<void>;
   readonly twin?: ProjectionTwin;
 }

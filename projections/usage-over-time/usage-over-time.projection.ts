@@ -1,4 +1,4 @@
-import { send, type RecordedEvent, type SqlClient } from '#event-store/index.js';
+import { send, type AppendedEvent, type SqlClient } from '#event-store/index.js';
 import { Projection } from '../runner/projection.js';
 import { firstChange, hourOf } from './hour-summary.js';
 import { Claim, holdingOf, Move, movesOf, SeriesChange, seriesChanges } from './usage-series.js';
@@ -29,7 +29,7 @@ export const usageOverTimeProjection: Projection = {
   name: 'usage-over-time',
   handles: USAGE_OVER_TIME_EVENTS,
   twin: { memory: 'usage-over-time', apply: (state: UsageOverTimeMemory, event) => state.apply(event) },
-  async apply(tx: SqlClient, event: RecordedEvent<any>) {
+  async apply(tx: SqlClient, event: AppendedEvent<any>) {
     const consumer = event.stream.slice('consumer-'.length);
     const after: Claim | null = event.type === 'ConsumerAllocationsReplaced'
       ? { projectId: event.data.project_id, userId: event.data.user_id, consumerType: event.data.consumer_type ?? null, holding: holdingOf(event.data.allocations) }

@@ -40,11 +40,15 @@ describe('a write whose COMMIT loses its connection', () => {
     await db?.drop();
   });
 
-  /** Sends the create, cuts the proxy once PostgreSQL is inside its COMMIT (sent last in the append's final statement), restores it after `cutForMs`. */
+  /**
+   * Sends the create, cuts the proxy once PostgreSQL is inside its COMMIT (the only place the
+   * trigger sleeps: pg_stat_activity shows the message cut short, not its closing COMMIT),
+   * restores it after `cutForMs`.
+   */
   async function createCutDuringCommit(name: string, cutForMs: number): Promise<RawAnswer> {
     const reply = rawExchange(server.url, requestBytes('POST', '/resource_providers', JSON.stringify({ name })), 30_000);
     for (let i = 0; i < 250; i++) {
-      const { rows } = await direct.query("SELECT 1 FROM pg_stat_activity WHERE query LIKE '%COMMIT' AND wait_event = 'PgSleep'");
+      const { rows } = await direct.query("SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event = 'PgSleep'");
       if (rows.length > 0) break;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }

@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { inTransaction } from '#event-store/index.js';
+import { inTransaction, START } from '#event-store/index.js';
 import { toRecordedEvent } from '#event-store/postgres/rows.js';
 import { ALL_PROJECTIONS, inlineProjector } from '#projections/index.js';
 
@@ -48,7 +48,7 @@ export async function appendPastClaims(pool: Pool, claims: readonly PastClaim[],
           [stream, head.revision, type, JSON.stringify(data), claim.at]);
         recorded.push(toRecordedEvent(rows[0]));
       }
-      await project(client, recorded);
+      await project(client, recorded, recorded.at(-1)?.position ?? START);
     });
   }
 }

@@ -47,6 +47,12 @@ export interface RecordedEvent<Data = Record<string, unknown>> {
   readonly recordedAtMicros?: bigint;
 }
 
+/**
+ * An event as the transaction appending it knows it: all but its position, which the log gives
+ * it only as it is written. The inline projections see events so, and never read a position.
+ */
+export type AppendedEvent<Data = Record<string, unknown>> = Omit<RecordedEvent<Data>, 'position'>;
+
 /** When the event was recorded, in microseconds since the epoch, as precisely as its store keeps it. */
 export function recordedMicros(event: Pick<RecordedEvent, 'recordedAt' | 'recordedAtMicros'>): bigint {
   return event.recordedAtMicros ?? BigInt(event.recordedAt.getTime()) * 1000n;

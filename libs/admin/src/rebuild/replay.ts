@@ -116,7 +116,7 @@ export async function replayThroughSql(
  */
 export async function applyWithSql(client: PoolClient, schema: string, projector: InlineProjector, events: readonly RecordedEvent[]): Promise<void> {
   await client.query(`SET LOCAL search_path = ${quoteIdent(schema)}, public`);
-  for (const group of byTransaction(events)) await projector(client, group);
+  for (const group of byTransaction(events)) await projector(client, group, group[group.length - 1].position);
 }
 
 /** Consecutive events of the same append (one commit of the log), in order. */

@@ -35,7 +35,7 @@ describe('BatchedSql: statements that need no answer ride with the next round tr
     tx.defer('UPDATE t SET n = n + $2 WHERE k = $1', [key, 41]);
     const { rows } = await tx.query<{ n: string }>('SELECT n FROM t WHERE k = $1', [key]);
     tx.defer('INSERT INTO t (k, n) VALUES ($1, $2)', [`${key}-2`, 2]);
-    await client.query([...await tx.takeDeferred(), 'COMMIT'].join(';\n'));
+    await tx.commit();
     return rows;
   }
 
@@ -49,7 +49,6 @@ describe('BatchedSql: statements that need no answer ride with the next round tr
     expect(messages).toHaveLength(2);
     expect(messages[0]).toMatch(/^BEGIN;\nEXECUTE plx_\w+\('b', '1'\);\nEXECUTE plx_\w+\('b', '41'\);\nEXECUTE plx_\w+\('b'\)$/);
     expect(messages[1]).toMatch(/^EXECUTE plx_\w+\('b-2', '2'\);\nCOMMIT$/);
-    expect(await tx.takeDeferred()).toEqual([]);
     expect((await pool.query('SELECT k, n FROM t ORDER BY k')).rows)
       .toEqual([{ k: 'a', n: '42' }, { k: 'a-2', n: '2' }, { k: 'b', n: '42' }, { k: 'b-2', n: '2' }]);
   });
@@ -79,6 +78,26 @@ describe('BatchedSql: statements that need no answer ride with the next round tr
       expect.stringMatching(/^BEGIN;\nEXECUTE plx_\w+\('short', '1'\)$/),
       'INSERT INTO t (k, tags) VALUES ($1, $2) RETURNING length(k) AS n', 'SELECT count(*)::int AS n FROM t', 'COMMIT']);
     expect((await pool.query("SELECT tags FROM t WHERE k = 'long'")).rows).toEqual([{ tags: [long] }]);
+  });
+
+  it('holds statements whose answers are wanted, and gives them their rows once the COMMIT is answered, a long one sent apart', async () => {
+    const tx = new BatchedSql(client);
+    tx.defer('BEGIN');
+    const long = 'y'.repeat(70 * 1024);
+    const held = tx.hold([
+      { text: 'INSERT INTO t (k, n) VALUES ($1, $2) RETURNING n', params: ['held', 7] },
+      { text: 'INSERT INTO t (k, tags) VALUES ($1, $2) RETURNING length(tags[1]) AS n', params: ['long', [long]] },
+    ]);
+    tx.defer('UPDATE t SET n = n + 1 WHERE k = $1', ['held']);
+    expect(held.results).toBeUndefined();
+    await tx.commit();
+    expect(held.results!.map((result) => result.rows)).toEqual([[{ n: '7' }], [{ n: long.length }]]);
+    const sent = messages.filter((m, i) => m !== messages[i - 1] && !m.startsWith('PREPARE'));
+    expect(sent.slice(-3)).toEqual([
+      expect.stringMatching(/^BEGIN;\nEXECUTE plx_\w+\('held', '7'\)$/),
+      'INSERT INTO t (k, tags) VALUES ($1, $2) RETURNING length(tags[1]) AS n',
+      expect.stringMatching(/^EXECUTE plx_\w+\('held'\);\nCOMMIT$/)]);
+    expect((await pool.query("SELECT n FROM t WHERE k = 'held'")).rows).toEqual([{ n: '8' }]);
   });
 
   it('stores every kind of value written in as a literal as it stores the same value sent as a parameter', async () => {
@@ -115,7 +134,7 @@ describe('BatchedSql: statements that need no answer ride with the next round tr
     tx.defer('BEGIN');
     tx.defer('INSERT INTO t (k, at) SELECT $1, $2::timestamptz + interval \'1 hour\'', ['hour', new Date('2026-11-26T10:00:00Z')]);
     tx.defer('UPDATE t SET n = 7 WHERE at > $1 AND at < $1 + interval \'2 hours\'', [new Date('2026-11-26T10:30:00Z')]);
-    await client.query([...await tx.takeDeferred(), 'COMMIT'].join(';\n'));
+    await tx.commit();
     expect((await pool.query("SELECT n FROM t WHERE k = 'hour'")).rows).toEqual([{ n: '7' }]);
   });
 
@@ -130,7 +149,7 @@ describe('BatchedSql: statements that need no answer ride with the next round tr
     // What was prepared stays prepared: the next transaction on the connection runs.
     tx.defer('BEGIN');
     tx.defer('INSERT INTO t (k, n) VALUES ($1, $2)', ['a', 3]);
-    await client.query([...await tx.takeDeferred(), 'COMMIT'].join(';\n'));
+    await tx.commit();
     expect((await pool.query('SELECT n FROM t')).rows).toEqual([{ n: '3' }]);
   });
 

@@ -1,4 +1,4 @@
-import type { PoolClient, QueryResult } from 'pg';
+import type { PoolClient } from 'pg';
 import { parameterText } from './parameter-text.js';
 import { statementName } from './prepared.js';
 import { SqlClient } from './sql-client.js';
@@ -9,33 +9,61 @@ export interface Held { readonly text: string; readonly params?: readonly unknow
 /** The statements prepared with SQL's PREPARE on each connection (pg's own named statements are another set). */
 const preparedOn = new WeakMap<PoolClient, Set<string>>();
 
+/** A statement's answer. */
+export interface Answered<R extends Record<string, any> = any> { rows: R[]; rowCount: number | null }
+
+/** The answers to statements held by `hold`: there once the round trip that carried them was answered. */
+export interface HeldAnswers { results?: Answered[] }
+
+interface Entry {
+  readonly statement: Held;
+  readonly answer?: (result: Answered) => void;
+}
+
 /**
  * A transaction's connection that saves round trips: each round trip to PostgreSQL costs both
  * processes a wake-up, which on small virtual machines outweighs the statements themselves.
  *
- * Statements whose answer nobody needs (`defer`) are held and sent with the transaction's next
- * round trip: the next `query`, or at the latest the COMMIT (`takeDeferred`). Held statements go
- * out as one simple-protocol message, in the order they were made; a `query` that has held
- * statements before it joins that message, and answers with its own statement's rows. Each
- * parameterised statement of such a message is an EXECUTE of a statement PREPAREd once per
+ * Statements whose answer is not needed yet (`defer`, `hold`) are held and sent with the
+ * transaction's next round trip: the next `query`, or at the latest the COMMIT (`commit`). Held
+ * statements go out as one simple-protocol message, in the order they were made; a `query` that
+ * has held statements before it joins that message, and answers with its own statement's rows.
+ * Each parameterised statement of such a message is an EXECUTE of a statement PREPAREd once per
  * connection (in a round trip of its own, the first time): planned once, and its parameters,
  * written in as literals by pg's own conversion, take the types the statement's parameters
  * were given, as they would sent apart. A `query` with nothing held is sent as a named
- * statement of the protocol, and so is a statement with long parameters (LONG_PARAMETERS), after
- * a message of the statements held. An error in any statement of a message aborts the transaction, as
- * it would have one round trip later. The texts are the store's and the projections' own, a
- * small fixed set: a text built from data would prepare a statement per value.
+ * statement of the protocol, and so is a statement with long parameters (LONG_PARAMETERS),
+ * between messages of the statements around it. An error in any statement of a message aborts
+ * the transaction, as it would have one round trip later. The texts are the store's and the
+ * projections' own, a small fixed set: a text built from data would prepare a statement per value.
  */
 export class BatchedSql implements SqlClient {
-  private held: Held[] = [];
+  private held: Entry[] = [];
 
   constructor(private readonly client: PoolClient) {}
 
   defer(text: string, params?: readonly unknown[]): void {
-    this.held.push({ text, params });
+    this.held.push({ statement: { text, params } });
   }
 
-  async query<R extends Record<string, any> = any>(text: string, params?: unknown[]): Promise<{ rows: R[]; rowCount: number | null }> {
+  /**
+   * Statements whose answers are needed, but not before the transaction's next round trip: held
+   * as `defer` holds them, their answers found in the result once that round trip is answered.
+   */
+  hold(statements: readonly Held[]): HeldAnswers {
+    const held: HeldAnswers = {};
+    const results: Answered[] = [];
+    let pending = statements.length;
+    for (const [i, statement] of statements.entries()) {
+      this.held.push({ statement, answer: (result) => {
+        results[i] = result;
+        if (--pending === 0) held.results = results;
+      } });
+    }
+    return held;
+  }
+
+  async query<R extends Record<string, any> = any>(text: string, params?: unknown[]): Promise<Answered<R>> {
     if (this.held.length === 0) {
       return params === undefined ? this.client.query<R>(text) : this.client.query<R>({ name: statementName(text), text, values: params });
     }
@@ -47,23 +75,40 @@ export class BatchedSql implements SqlClient {
    * Several statements whose answers are needed, sent in one message after those held: each
    * one's rows, in order. An error in any of them fails the whole message, as in `query`.
    */
-  async queryEach<R extends Record<string, any> = any>(statements: readonly Held[]): Promise<{ rows: R[]; rowCount: number | null }[]> {
+  async queryEach<R extends Record<string, any> = any>(statements: readonly Held[]): Promise<Answered<R>[]> {
     if (statements.length === 0) return [];
-    if (statements.some((statement) => parametersLength(statement.params) > LONG_PARAMETERS)) {
-      // Sent apart, each as a named statement of the protocol, after what is held.
-      if (this.held.length > 0) await this.client.query((await this.render(this.held.splice(0))).join(';\n'));
-      const results: { rows: R[]; rowCount: number | null }[] = [];
-      for (const { text, params } of statements) results.push(await this.query<R>(text, params && [...params]));
-      return results;
-    }
-    const rendered = await this.render([...this.held.splice(0), ...statements]);
-    const results = await this.client.query(rendered.join(';\n')) as unknown as QueryResult<R> | QueryResult<R>[];
-    return (Array.isArray(results) ? results : [results]).slice(-statements.length);
+    const results = await this.send([...this.held.splice(0), ...statements.map((statement) => ({ statement }))]);
+    return results.slice(-statements.length) as Answered<R>[];
   }
 
-  /** What is still held, as statements for the caller to send with its COMMIT; nothing is held after. */
-  takeDeferred(): Promise<string[]> {
-    return this.render(this.held.splice(0));
+  /** What is held, then the COMMIT, in one message; nothing is held after. */
+  async commit(): Promise<void> {
+    await this.send([...this.held.splice(0), { statement: { text: 'COMMIT' } }]);
+  }
+
+  /**
+   * The entries in order, in as few round trips as their parameters allow: one message for each
+   * run of them, and a statement with long parameters apart. Each held answer is given its result.
+   */
+  private async send(entries: readonly Entry[]): Promise<Answered[]> {
+    const results: Answered[] = [];
+    for (let from = 0; from < entries.length;) {
+      let to = from;
+      while (to < entries.length && parametersLength(entries[to].statement.params) <= LONG_PARAMETERS) to++;
+      if (to > from) {
+        const rendered = await this.render(entries.slice(from, to).map((entry) => entry.statement));
+        const answered = await this.client.query(rendered.join(';\n')) as unknown as Answered | Answered[];
+        results.push(...(Array.isArray(answered) ? answered : [answered]));
+      }
+      if (to < entries.length) {
+        const { text, params } = entries[to].statement;
+        results.push(await this.client.query({ name: statementName(text), text, values: params && [...params] }));
+        to++;
+      }
+      from = to;
+    }
+    entries.forEach((entry, i) => entry.answer?.(results[i]));
+    return results;
   }
 
   private async render(statements: readonly Held[]): Promise<string[]> {

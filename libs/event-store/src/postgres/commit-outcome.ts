@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import type { AppendRequest, AppendResult } from '../port.js';
+import type { AppendRequest, LogPosition } from '../port.js';
 
 /**
  * The connection was lost once the write was on its way (PostgreSQL: during COMMIT; KurrentDB: during
@@ -14,21 +14,23 @@ export class CommitOutcomeUnknown extends Error {
 }
 
 /**
- * One event the transaction inserted, recognisable in the log: its stream and revision, the
- * writing transaction's id, and its metadata (which holds the request id, so a transaction
- * that reuses the same id on a promoted standby is not mistaken for this one).
+ * One event the transaction inserted, recognisable in the log: its stream and revision, and its
+ * metadata (which holds the request id); the transaction's fence token (es_append), which it holds
+ * while it runs; and the heads of the append's streams, answered if it committed.
  */
 export interface WrittenMark {
   readonly stream: string;
   readonly revision: number;
-  readonly transactionId: bigint;
+  readonly fence: bigint;
   readonly metadata: string;
+  readonly revisions: Readonly<Record<string, number>>;
 }
 
-/** The append's last event as resolveCommit recognises it in the log. */
-export function markOf(ordered: readonly AppendRequest[], { position, revisions }: AppendResult): WrittenMark {
-  const last = ordered.filter((request) => request.events.length > 0).at(-1)!;
-  return { stream: last.stream, revision: revisions[last.stream], transactionId: position.commit,
+/** The append's last event as resolveCommit recognises it in the log; none for an append of no events, whose COMMIT writes nothing. */
+export function markOf(ordered: readonly AppendRequest[], fence: bigint, revisions: Readonly<Record<string, number>>): WrittenMark | undefined {
+  const last = ordered.filter((request) => request.events.length > 0).at(-1);
+  if (!last) return undefined;
+  return { stream: last.stream, revision: revisions[last.stream], fence, revisions,
     metadata: JSON.stringify(last.events[last.events.length - 1]?.metadata ?? {}) };
 }
 
@@ -52,26 +54,25 @@ const PAUSE_MS = 300;
 
 /**
  * Asks the database (a new pooled connection: through a failover proxy, possibly a new primary)
- * whether the transaction committed. Its event visible in the log means
- * yes. Not visible, with PostgreSQL saying the transaction id finished (aborted, or committed as
- * someone else's after a failover reused it), means it never will be. 'in progress' (a commit
- * waiting for its synchronous standby) or an unreachable database are asked again a few times,
- * then the doubt is reported as such: never as a failure that may be false.
+ * whether the transaction committed, with es_settle: it waits for the transaction to end, fences
+ * its token so that a message of it still on its way can no longer commit, then looks for the
+ * marked event. Found, the answer is its position; not found, the transaction never will commit.
+ * A transaction still running (a commit waiting for its synchronous standby) or an unreachable
+ * database are asked again a few times, then the doubt is reported as such: never as a failure
+ * that may be false.
  */
 export async function resolveCommit(
   pool: Pool, mark: WrittenMark, cause: unknown, withinMs = RESOLVE_WITHIN_MS,
-): Promise<'committed' | 'not committed'> {
+): Promise<LogPosition | 'not committed'> {
   const deadline = Date.now() + withinMs;
   for (let attempt = 0; Date.now() < deadline; attempt++) {
     if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
     try {
-      const { rows } = await withDeadline(deadline, pool.query<{ applied: boolean; status: string | null }>(
-        `SELECT EXISTS (SELECT 1 FROM es_events WHERE stream_id = $1 AND revision = $2 AND transaction_id = $3::text::xid8 AND metadata = $4::jsonb) AS applied,
-                CASE WHEN $3::text::xid8 < pg_snapshot_xmax(pg_current_snapshot()) THEN pg_xact_status($3::text::xid8) END AS status`,
-        [mark.stream, mark.revision, mark.transactionId.toString(), mark.metadata]));
-      if (rows[0].applied) return 'committed';
-      if (rows[0].status === 'aborted' || rows[0].status === 'committed') return 'not committed';
-    } catch { /* the database is still away: ask again */ }
+      const { rows } = await withDeadline(deadline, pool.query<{ commit: string; prepare: string }>(
+        'SELECT transaction_id::text AS commit, position::text AS prepare FROM es_settle($1::bigint, $2, $3, $4::jsonb, $5)',
+        [mark.fence.toString(), mark.stream, mark.revision, mark.metadata, Math.max(1, deadline - Date.now())]));
+      return rows.length > 0 ? { commit: BigInt(rows[0].commit), prepare: BigInt(rows[0].prepare) } : 'not committed';
+    } catch { /* the database is still away, or the transaction still runs: ask again */ }
   }
   throw new CommitOutcomeUnknown(cause);
 }

@@ -43,6 +43,11 @@ CREATE INDEX IF NOT EXISTS es_events_global_order ON es_events (transaction_id, 
 CREATE INDEX IF NOT EXISTS es_events_request_id ON es_events ((metadata->>'requestId'));
 -- A restore's scope and usage by project as of a moment (streamsWith): see INDEXED_LOOKUPS.
 ${LOOKUP_INDEXES}
+-- The tokens of transactions settled as not committed after their COMMIT's answer was lost (es_settle).
+CREATE TABLE IF NOT EXISTS es_fences (
+  token bigint PRIMARY KEY,
+  fenced_at timestamptz NOT NULL DEFAULT now()
+);
 -- One append in one round trip, and the log's only compare-and-set: each stream's expected
 -- revision checked and its head moved, then the events inserted, each numbered from its stream's
 -- head. Streams are checked and locked in code-point order ("C" collation), whatever order they
@@ -51,10 +56,11 @@ ${LOOKUP_INDEXES}
 -- stream not at the expected revision raises ES409 naming it, and the caller's transaction is
 -- rolled back. A stream sent with no events is still checked and locked ('any' creates it at
 -- -1); the caller reads its head from es_streams in the same transaction.
--- expected: a revision, -1 (the stream must not exist), -2 (any).
--- Its signature and answer stay as they are: a server of the previous build may still call it
--- (it sent its streams already sorted, so it gets what it got).
-CREATE OR REPLACE FUNCTION es_append(streams text[], expected bigint[], counts int[], types text[], datas jsonb[], metadatas jsonb[])
+-- expected: a revision, -1 (the stream must not exist), -2 (any). recorded: the events' time,
+-- chosen by the appending server before its transaction (recording-time.ts). fence: the
+-- transaction's token, held while it runs, with which es_settle learns the outcome of a COMMIT
+-- whose answer was lost; a transaction whose token was settled as not committed fails here.
+CREATE OR REPLACE FUNCTION es_append(fence bigint, recorded timestamptz, streams text[], expected bigint[], counts int[], types text[], datas jsonb[], metadatas jsonb[])
 RETURNS SETOF es_events LANGUAGE plpgsql AS $es_append$
 DECLARE
   head bigint;
@@ -66,6 +72,12 @@ DECLARE
   stream_ids text[] := '{}';
   revisions bigint[] := '{}';
 BEGIN
+  IF fence IS NOT NULL THEN
+    PERFORM pg_advisory_xact_lock((fence >> 31)::int, (fence & 2147483647)::int);
+    IF EXISTS (SELECT 1 FROM es_fences WHERE token = fence) THEN
+      RAISE EXCEPTION 'append fenced: its outcome was settled as not committed' USING ERRCODE = 'ES410';
+    END IF;
+  END IF;
   IF n > 1 AND -1 = ALL(expected) THEN
     -- Only new streams (an import writes thousands per append): one statement, not one each,
     -- inserting the rows (and so taking their locks) in code-point order.
@@ -105,24 +117,54 @@ BEGIN
     END LOOP;
   END IF;
   RETURN QUERY WITH inserted AS (
-    INSERT INTO es_events (stream_id, revision, type, data, metadata)
-    SELECT * FROM unnest(stream_ids, revisions, types, datas, metadatas)
+    INSERT INTO es_events (stream_id, revision, type, data, metadata, recorded_at)
+    SELECT u.*, recorded FROM unnest(stream_ids, revisions, types, datas, metadatas) AS u
     RETURNING *)
   SELECT * FROM inserted ORDER BY position;
 END
 $es_append$;
+-- The previous build's signature, which a server of that build may still call during an upgrade:
+-- no fence, and the transaction's time. Its streams came already sorted, so it gets what it got.
+CREATE OR REPLACE FUNCTION es_append(streams text[], expected bigint[], counts int[], types text[], datas jsonb[], metadatas jsonb[])
+RETURNS SETOF es_events LANGUAGE plpgsql AS $es_append$
+BEGIN
+  RETURN QUERY SELECT * FROM es_append(NULL::bigint, now(), streams, expected, counts, types, datas, metadatas);
+END
+$es_append$;
+-- Whether the transaction holding a fence committed the event named, asked on another connection
+-- once its COMMIT's answer was lost (commit-outcome.ts). It waits, at most wait_ms, for that
+-- transaction to end (a commit waiting for its standby holds it), then fences the token, so a
+-- message still on its way fails in es_append instead of committing after the answer. The
+-- answer, the marked event or none, is then final. Fences older than a day are let go: no message is that late.
+CREATE OR REPLACE FUNCTION es_settle(fence bigint, stream text, rev bigint, meta jsonb, wait_ms int)
+RETURNS SETOF es_events LANGUAGE plpgsql AS $es_settle$
+BEGIN
+  PERFORM set_config('lock_timeout', greatest(wait_ms, 1) || 'ms', true);
+  PERFORM pg_advisory_xact_lock((fence >> 31)::int, (fence & 2147483647)::int);
+  INSERT INTO es_fences (token) VALUES (fence) ON CONFLICT (token) DO NOTHING;
+  DELETE FROM es_fences WHERE fenced_at < now() - interval '1 day';
+  RETURN QUERY SELECT * FROM es_events WHERE stream_id = stream AND revision = rev AND metadata = meta;
+END
+$es_settle$;
 -- es_append inside a transaction that carries other appends (append-batches.ts): a stream not at
 -- the expected revision undoes this append alone (the block is a subtransaction) and answers one
 -- row naming the stream, with a NULL position, instead of failing the whole transaction.
-CREATE OR REPLACE FUNCTION es_append_or_conflict(streams text[], expected bigint[], counts int[], types text[], datas jsonb[], metadatas jsonb[])
+CREATE OR REPLACE FUNCTION es_append_or_conflict(fence bigint, recorded timestamptz, streams text[], expected bigint[], counts int[], types text[], datas jsonb[], metadatas jsonb[])
 RETURNS SETOF es_events LANGUAGE plpgsql AS $es_append_or_conflict$
 DECLARE
   failed text;
 BEGIN
-  RETURN QUERY SELECT * FROM es_append(streams, expected, counts, types, datas, metadatas);
+  RETURN QUERY SELECT * FROM es_append(fence, recorded, streams, expected, counts, types, datas, metadatas);
 EXCEPTION WHEN SQLSTATE 'ES409' THEN
   GET STACKED DIAGNOSTICS failed = PG_EXCEPTION_DETAIL;
   RETURN QUERY SELECT NULL::bigint, NULL::xid8, failed, NULL::bigint, NULL::text, NULL::jsonb, NULL::jsonb, NULL::timestamptz;
+END
+$es_append_or_conflict$;
+-- The previous build's signature (see es_append's).
+CREATE OR REPLACE FUNCTION es_append_or_conflict(streams text[], expected bigint[], counts int[], types text[], datas jsonb[], metadatas jsonb[])
+RETURNS SETOF es_events LANGUAGE plpgsql AS $es_append_or_conflict$
+BEGIN
+  RETURN QUERY SELECT * FROM es_append_or_conflict(NULL::bigint, now(), streams, expected, counts, types, datas, metadatas);
 END
 $es_append_or_conflict$;
 -- The log's head and the readable events after a position up to it, in one snapshot (the

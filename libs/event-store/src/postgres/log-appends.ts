@@ -1,8 +1,9 @@
 import type { Pool } from 'pg';
-import { AppendRequest, AppendResult, LogPosition, RecordedEvent, START, WrongExpectedRevision } from '../port.js';
-import { InlineProjector } from './sql-client.js';
+import { AppendedEvent, AppendRequest, AppendResult, LogPosition, RecordedEvent, START, WrongExpectedRevision } from '../port.js';
+import { InlineProjector, THIS_TRANSACTION } from './sql-client.js';
 import { BatchedSql, Held } from './batched-sql.js';
-import { toRecordedEvent } from './rows.js';
+import { fenceToken, recordingTime } from './recording-time.js';
+import { microsToTimestamp } from './log-reads.js';
 import { markOf, outcomeInDoubt, resolveCommit, WrittenMark } from './commit-outcome.js';
 import { BATCH_LOCK_TIMEOUT, BatchOutcome } from './append-batches.js';
 
@@ -13,14 +14,14 @@ const WRONG_REVISION = 'ES409';
 /** es_append's "any revision". */
 const ANY_REVISION = -2;
 
-const ES_APPEND_CALL = 'es_append($1::text[], $2::bigint[], $3::int[], $4::text[], $5::jsonb[], $6::jsonb[])';
+const ES_APPEND_CALL = 'es_append($1::bigint, $2::timestamptz, $3::text[], $4::bigint[], $5::int[], $6::text[], $7::jsonb[], $8::jsonb[])';
 /**
  * Only what the store assigns comes back: the data and metadata are the appender's own, and
  * sending them back as text to be parsed again cost PostgreSQL and the server more than the
  * rest of the answer (the inline projections read them from the request instead).
  */
-const RECORDED = `SELECT transaction_id, position, stream_id, revision, recorded_at FROM ${ES_APPEND_CALL}`;
-/** With no projection to feed, only the last event's position: an import's thousands of rows are not sent back and parsed. */
+const RECORDED = `SELECT transaction_id, position, stream_id, revision FROM ${ES_APPEND_CALL}`;
+/** Where nothing is projected from the answer, only the last event's position: an import's thousands of rows are not sent back and parsed. */
 const LAST = `SELECT transaction_id, position, stream_id FROM ${ES_APPEND_CALL} ORDER BY position DESC LIMIT 1`;
 /** The same, for an append sharing its transaction with others: a moved stream answers one row with a NULL position. */
 const orConflict = (text: string) => text.replace('es_append(', 'es_append_or_conflict(');
@@ -36,33 +37,54 @@ const LOCK_STREAMS = 'SELECT 1 FROM es_streams WHERE stream_id = ANY($1::text[])
 
 type Rows = readonly Record<string, any>[];
 
+/** What a transaction's appends are recorded with: its fence token and its time (recording-time.ts). */
+interface Recording {
+  readonly fence: bigint;
+  readonly micros: bigint;
+}
+
+const recording = (): Recording => ({ fence: fenceToken(), micros: recordingTime() });
+
 /**
- * One append in its own transaction: BEGIN, es_append (and the heads of 'any' streams) in one
- * round trip, then the projections, whose statements that need no answer ride with the COMMIT.
+ * One append in its own transaction. Where every event's revision is known beforehand (each
+ * stream written to names its expected revision, as every command does), the events are
+ * projected before they are written, with the time chosen for them, and BEGIN, es_append, the
+ * projections' statements and the COMMIT go to PostgreSQL in one message, unless a projection
+ * needs an answer on the way (a consumer's later claim reads what it held). Otherwise ('any'
+ * with events) es_append answers first and its events are projected from that answer.
  */
 export async function appendAlone(pool: Pool, projectors: readonly InlineProjector[], requests: readonly AppendRequest[]): Promise<AppendResult> {
   const client = await pool.connect();
+  const at = recording();
+  let mark: WrittenMark | undefined;
   let committing = false;
   let released = false;
-  let result: AppendResult = { position: START, revisions: {} };
   try {
     const tx = new BatchedSql(client);
     tx.defer('BEGIN');
-    const answers = await tx.queryEach(statementsOf(requests, projectors.length > 0, ''));
-    const { recorded, written } = writtenBy(requests, answers, projectors.length > 0);
-    result = written;
-    for (const project of projectors) await project(tx, recorded);
-    const closing = await tx.takeDeferred();
+    if (foreseen(requests)) {
+      const answers = tx.hold(statementsOf(requests, at, LAST, ''));
+      for (const project of projectors) await project(tx, appendedAhead(requests, at), THIS_TRANSACTION);
+      mark = markOf(requests, at.fence, revisionsAhead(requests));
+      committing = true;
+      await tx.commit();
+      return writtenBy(requests, answers.results!).written;
+    }
+    const projecting = projectors.length > 0;
+    const answers = await tx.queryEach(statementsOf(requests, at, projecting ? RECORDED : LAST, ''));
+    const { recorded, written } = writtenBy(requests, answers, projecting ? at : undefined);
+    mark = markOf(requests, at.fence, written.revisions);
+    for (const project of projectors) await project(tx, recorded, written.position);
     committing = true;
-    // An error in the projections' statements aborts the transaction before the COMMIT runs.
-    await client.query([...closing, 'COMMIT'].join(';\n'));
-    return result;
+    await tx.commit();
+    return written;
   } catch (error) {
-    if (committing && result.position.commit > 0n && outcomeInDoubt(error)) {
+    if (committing && mark && outcomeInDoubt(error)) {
       // The socket died with COMMIT sent: answering "failed" could deny a claim that holds.
       client.release(true);
       released = true;
-      if (await resolveCommit(pool, markOf(requests, result), error) === 'committed') return result;
+      const settled = await resolveCommit(pool, mark, error);
+      if (settled !== 'not committed') return { position: settled, revisions: mark.revisions };
       throw error;
     }
     await client.query('ROLLBACK').catch(() => undefined);
@@ -75,12 +97,14 @@ export async function appendAlone(pool: Pool, projectors: readonly InlineProject
 /**
  * Several appends in one transaction and one COMMIT, each as es_append_or_conflict: one whose
  * stream moved is refused and leaves no trace, the others are written with their projections.
+ * Their answers come before their projections, which must leave out the refused ones.
  * Throws, having written nothing, when the transaction fails as a whole before its COMMIT.
  */
 export async function appendTogether(
   pool: Pool, projectors: readonly InlineProjector[], batch: readonly (readonly AppendRequest[])[],
 ): Promise<BatchOutcome[]> {
   const client = await pool.connect();
+  const at = recording();
   let committing = false;
   let released = false;
   const outcomes: BatchOutcome[] = [];
@@ -91,28 +115,32 @@ export async function appendTogether(
     tx.defer(`SET LOCAL lock_timeout = '${BATCH_LOCK_TIMEOUT}'`);
     tx.defer(LOCK_STREAMS, [[...new Set(batch.flatMap((requests) => requests.map((request) => request.stream)))]]);
     // Every append in one message: a batch costs the round trips of one append alone.
-    const plans = batch.map((requests) => statementsOf(requests, projectors.length > 0, 'or conflict'));
+    const projecting = projectors.length > 0;
+    const plans = batch.map((requests) => statementsOf(requests, at, projecting ? RECORDED : LAST, 'or conflict'));
     const answers = await tx.queryEach(plans.flat());
-    let at = 0;
+    let from = 0;
     // The projections see the written appends' events in one call, in the order they were
     // appended: their checkpoints move once per transaction, not once per append.
     const recordedAll: RecordedEvent[] = [];
+    let through = START;
     for (const [i, requests] of batch.entries()) {
-      const own = answers.slice(at, at += plans[i].length);
+      const own = answers.slice(from, from += plans[i].length);
       const { rows } = own[0];
       if (rows.length === 1 && rows[0].position === null) {
         outcomes.push({ refused: wrongRevision(rows[0].stream_id, requests) });
         continue;
       }
-      const { recorded, written } = writtenBy(requests, own, projectors.length > 0);
+      const { recorded, written } = writtenBy(requests, own, projecting ? at : undefined);
       recordedAll.push(...recorded);
       outcomes.push({ written });
-      if (written.position.commit > 0n) mark = markOf(requests, written);
+      if (written.position.commit > 0n) {
+        mark = markOf(requests, at.fence, written.revisions) ?? mark;
+        through = written.position;
+      }
     }
-    for (const project of projectors) await project(tx, recordedAll);
-    const closing = await tx.takeDeferred();
+    for (const project of projectors) await project(tx, recordedAll, through);
     committing = true;
-    await client.query([...closing, 'COMMIT'].join(';\n'));
+    await tx.commit();
     return outcomes;
   } catch (error) {
     // No event to write (every append refused, or none had events): the outcomes stand,
@@ -123,7 +151,7 @@ export async function appendTogether(
       released = true;
       let committed: boolean;
       try {
-        committed = await resolveCommit(pool, mark, error) === 'committed';
+        committed = await resolveCommit(pool, mark, error) !== 'not committed';
       } catch (unknown) {
         return outcomes.map((outcome) => ('written' in outcome ? { refused: unknown } : outcome));
       }
@@ -137,19 +165,39 @@ export async function appendTogether(
   }
 }
 
-/** An append's statements: es_append, answering every event for projections or the last one only, then the heads of its 'any' streams. */
-function statementsOf(requests: readonly AppendRequest[], projecting: boolean, shared: '' | 'or conflict'): Held[] {
-  const text = projecting ? RECORDED : LAST;
-  const statements: Held[] = [{ text: shared ? orConflict(text) : text, params: esAppendParams(requests) }];
+/** Whether every event's revision is known before the append: each stream given events names its expected revision. */
+function foreseen(requests: readonly AppendRequest[]): boolean {
+  return requests.every((request) => request.events.length === 0 || request.expectedRevision !== 'any');
+}
+
+/** Each stream's head after a foreseen append: its expected revision moved by its events ('any' streams, given none, are read). */
+function revisionsAhead(requests: readonly AppendRequest[]): Readonly<Record<string, number>> {
+  return Object.fromEntries(requests.filter((request) => request.expectedRevision !== 'any')
+    .map((request) => [request.stream, (request.expectedRevision as number) + request.events.length]));
+}
+
+/** A foreseen append's events as es_append will record them, but for the positions it gives them. */
+function appendedAhead(requests: readonly AppendRequest[], at: Recording): AppendedEvent[] {
+  const recordedAt = new Date(Number(at.micros / 1000n));
+  return requests.flatMap((request) => request.events.map((event, i) => ({
+    stream: request.stream, revision: (request.expectedRevision as number) + 1 + i, type: event.type, data: event.data as Record<string, unknown>,
+    metadata: event.metadata ?? {}, recordedAt, recordedAtMicros: at.micros,
+  })));
+}
+
+/** An append's statements: es_append (answering every event, or the last one only), then the heads of its 'any' streams. */
+function statementsOf(requests: readonly AppendRequest[], at: Recording, text: string, shared: '' | 'or conflict'): Held[] {
+  const statements: Held[] = [{ text: shared ? orConflict(text) : text, params: esAppendParams(requests, at) }];
   const any = requests.filter((request) => request.expectedRevision === 'any').map((request) => request.stream);
   if (any.length > 0) statements.push({ text: HEADS, params: [any] });
   return statements;
 }
 
-/** es_append's parameters: the streams in the caller's order, their expectations and event counts, then the events' columns. */
-function esAppendParams(requests: readonly AppendRequest[]): unknown[] {
+/** es_append's parameters: the fence and time, the streams in the caller's order, their expectations and event counts, then the events' columns. */
+function esAppendParams(requests: readonly AppendRequest[], at: Recording): unknown[] {
   const events = requests.flatMap((request) => request.events);
-  return [requests.map((r) => r.stream), requests.map((r) => (r.expectedRevision === 'any' ? ANY_REVISION : r.expectedRevision)),
+  return [at.fence.toString(), microsToTimestamp(at.micros), requests.map((r) => r.stream),
+    requests.map((r) => (r.expectedRevision === 'any' ? ANY_REVISION : r.expectedRevision)),
     requests.map((r) => r.events.length), events.map((e) => e.type), events.map((e) => JSON.stringify(e.data)),
     events.map((e) => JSON.stringify(e.metadata ?? {}))];
 }
@@ -159,8 +207,9 @@ function esAppendParams(requests: readonly AppendRequest[]): unknown[] {
  * when there are none to feed), the last event's position, and each stream's head — the
  * expected revision moved by its events, or, for 'any', the head read after es_append.
  */
-function writtenBy(requests: readonly AppendRequest[], [appended, heads]: readonly { rows: Rows }[], projecting: boolean) {
-  const recorded = projecting ? recordedFrom(requests, appended.rows) : [];
+function writtenBy(requests: readonly AppendRequest[], [appended, heads]: readonly { rows: Rows }[], projected?: Recording) {
+  const projecting = projected !== undefined;
+  const recorded = projected ? recordedFrom(requests, appended.rows, projected) : [];
   const last = appended.rows.at(-1);
   const position: LogPosition = !last ? START : projecting ? recorded.at(-1)!.position
     : { commit: BigInt(last.transaction_id), prepare: BigInt(last.position) };
@@ -171,17 +220,20 @@ function writtenBy(requests: readonly AppendRequest[], [appended, heads]: readon
 }
 
 /**
- * The events es_append recorded, each from its row (what the store assigned) and the request (the
- * rest). Rows come in the order of the events sent (positions are given in insertion order): the
- * requests' events flattened. Each is checked against its row, so a mismatch cannot pass unseen.
+ * The events es_append recorded, each from its row (what the store assigned), the request (the
+ * rest) and the time the transaction recorded them at. Rows come in the order of the events sent
+ * (positions are given in insertion order): the requests' events flattened. Each is checked
+ * against its row, so a mismatch cannot pass unseen.
  */
-function recordedFrom(requests: readonly AppendRequest[], rows: Rows): RecordedEvent[] {
+function recordedFrom(requests: readonly AppendRequest[], rows: Rows, at: Recording): RecordedEvent[] {
   const sent = requests.flatMap((request) => request.events.map((event) => ({ stream: request.stream, event })));
   if (sent.length !== rows.length) throw new Error(`es_append recorded ${rows.length} events of ${sent.length}`);
+  const recordedAt = new Date(Number(at.micros / 1000n));
   return rows.map((row, i) => {
     const { stream, event } = sent[i];
     if (row.stream_id !== stream) throw new Error(`es_append recorded ${row.stream_id} where ${stream} was sent`);
-    return toRecordedEvent({ ...row, type: event.type, data: event.data, metadata: event.metadata });
+    return { stream, revision: Number(row.revision), position: { commit: BigInt(row.transaction_id), prepare: BigInt(row.position) },
+      type: event.type, data: event.data as Record<string, unknown>, metadata: event.metadata ?? {}, recordedAt, recordedAtMicros: at.micros };
   });
 }
 

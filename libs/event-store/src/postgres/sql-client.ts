@@ -1,3 +1,5 @@
+import type { AppendedEvent, LogPosition } from '../port.js';
+
 /** The part of a pg client the store and the inline projections need. */
 export interface SqlClient {
   query<R extends Record<string, any> = any>(text: string, params?: unknown[]): Promise<{ rows: R[]; rowCount: number | null }>;
@@ -15,7 +17,14 @@ export async function send(tx: SqlClient, text: string, params?: unknown[]): Pro
 }
 
 /**
- * Runs inside the append's transaction, so read models commit with the events or not at all.
- * What needs no answer it sends with `send`: on an append, that rides with the COMMIT.
+ * The position of the last event the current transaction appended, where the events are
+ * projected before the log has numbered them (log-appends.ts): a statement then names it in SQL.
  */
-export type InlineProjector = (tx: SqlClient, events: readonly import('../port.js').RecordedEvent[]) => Promise<void>;
+export const THIS_TRANSACTION = 'this transaction';
+
+/**
+ * Runs inside the append's transaction, so read models commit with the events or not at all.
+ * What needs no answer it sends with `send`: on an append, that rides with the COMMIT. `through`
+ * is the position of the last of `events`.
+ */
+export type InlineProjector = (tx: SqlClient, events: readonly AppendedEvent[], through: LogPosition | typeof THIS_TRANSACTION) => Promise<void>;
