@@ -4,7 +4,7 @@ import { USAGE_FOLD, UsageFoldFunction1700000000050 } from './1700000000050-usag
 /**
  * rm_usage_fold (migration 1700000000050) folding a rise at the instant of the hour's latest
  * change without recomputing the hour. The appends of one transaction share their instant (the
- * log's recorded_at is the transaction's start), so in a boot storm of one project every claim
+ * log records a transaction's events at one time), so in a boot storm of one project every claim
  * but a batch's first was such a change, and each recomputed its hour's peaks from every move of
  * the project in the hour: the database's work per claim grew with the hour's claims.
  *

@@ -134,10 +134,17 @@ describe('operations: metrics, health, readiness, OpenAPI', () => {
     const first = sample(await scrape(), 'placement_database_statements_total');
     const before = sample(await scrape(), 'placement_database_statements_total');
     const scrapeCost = before - first;
-    const uuid = randomUUID();
-    expect((await app.request('POST', '/resource_providers', { body: { uuid, name: `counted-${uuid}` } })).status).toBe(201);
-    // At least BEGIN with the append, then the projections with the COMMIT.
-    expect(sample(await scrape(), 'placement_database_statements_total') - before - scrapeCost).toBeGreaterThanOrEqual(2);
+    const create = async () => {
+      const uuid = randomUUID();
+      expect((await app.request('POST', '/resource_providers', { body: { uuid, name: `counted-${uuid}` } })).status).toBe(201);
+    };
+    // The first create may PREPARE its statements on its connection, in a round trip of their own.
+    await create();
+    const warmed = sample(await scrape(), 'placement_database_statements_total');
+    await create();
+    // BEGIN, the append, the projections and the COMMIT in one message.
+    expect(sample(await scrape(), 'placement_database_statements_total') - warmed - scrapeCost).toBe(1);
+    expect(warmed - before - scrapeCost).toBeGreaterThanOrEqual(1);
   });
 
   it('serves the Prometheus text format, with the process metrics', async () => {
