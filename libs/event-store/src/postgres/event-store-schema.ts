@@ -21,6 +21,17 @@ export const typeCondition = (types: readonly string[]) =>
 const LOOKUP_INDEXES = INDEXED_LOOKUPS.map(({ name, types, field }) =>
   `CREATE INDEX IF NOT EXISTS ${lookupIndexName(name)} ON es_events USING gin ((data->${sqlLiteral(field)}) jsonb_path_ops) WHERE ${typeCondition(types)};`).join('\n');
 
+/**
+ * An append function under the previous build's six arguments, delegating with no fence token and
+ * the transaction's time: a server of that build may still call it during an upgrade.
+ */
+const previousSignature = (name: string) => `CREATE OR REPLACE FUNCTION ${name}(streams text[], expected bigint[], counts int[], types text[], datas jsonb[], metadatas jsonb[])
+RETURNS SETOF es_events LANGUAGE plpgsql AS $${name}$
+BEGIN
+  RETURN QUERY SELECT * FROM ${name}(NULL::bigint, now(), streams, expected, counts, types, datas, metadatas);
+END
+$${name}$;`;
+
 /** The log's own tables; created on start, independent of the read models' migrations. */
 export const EVENT_STORE_SCHEMA = `
 CREATE TABLE IF NOT EXISTS es_streams (
@@ -125,12 +136,7 @@ END
 $es_append$;
 -- The previous build's signature, which a server of that build may still call during an upgrade:
 -- no fence, and the transaction's time. Its streams came already sorted, so it gets what it got.
-CREATE OR REPLACE FUNCTION es_append(streams text[], expected bigint[], counts int[], types text[], datas jsonb[], metadatas jsonb[])
-RETURNS SETOF es_events LANGUAGE plpgsql AS $es_append$
-BEGIN
-  RETURN QUERY SELECT * FROM es_append(NULL::bigint, now(), streams, expected, counts, types, datas, metadatas);
-END
-$es_append$;
+${previousSignature('es_append')}
 -- Whether the transaction holding a fence committed the event named, asked on another connection
 -- once its COMMIT's answer was lost (commit-outcome.ts). It waits, at most wait_ms, for that
 -- transaction to end (a commit waiting for its standby holds it), then fences the token, so a
@@ -161,12 +167,7 @@ EXCEPTION WHEN SQLSTATE 'ES409' THEN
 END
 $es_append_or_conflict$;
 -- The previous build's signature (see es_append's).
-CREATE OR REPLACE FUNCTION es_append_or_conflict(streams text[], expected bigint[], counts int[], types text[], datas jsonb[], metadatas jsonb[])
-RETURNS SETOF es_events LANGUAGE plpgsql AS $es_append_or_conflict$
-BEGIN
-  RETURN QUERY SELECT * FROM es_append_or_conflict(NULL::bigint, now(), streams, expected, counts, types, datas, metadatas);
-END
-$es_append_or_conflict$;
+${previousSignature('es_append_or_conflict')}
 -- The log's head and the readable events after a position up to it, in one snapshot (the
 -- caller's: the function is STABLE), for readToHead (log-reads.ts): the candidate index's read
 -- before every query. A function so that its statement is planned once per connection. As a

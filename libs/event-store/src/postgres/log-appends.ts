@@ -3,6 +3,7 @@ import { AppendedEvent, AppendRequest, AppendResult, LogPosition, RecordedEvent,
 import { InlineProjector, THIS_TRANSACTION } from './sql-client.js';
 import { BatchedSql, Held } from './batched-sql.js';
 import { fenceToken, recordingTime } from './recording-time.js';
+import { toRecordedEvent } from './rows.js';
 import { microsToTimestamp } from './log-reads.js';
 import { markOf, outcomeInDoubt, resolveCommit, WrittenMark } from './commit-outcome.js';
 import { BATCH_LOCK_TIMEOUT, BatchOutcome } from './append-batches.js';
@@ -44,6 +45,8 @@ interface Recording {
 }
 
 const recording = (): Recording => ({ fence: fenceToken(), micros: recordingTime() });
+/** The recording time as a Date (milliseconds), as pg parses a timestamptz the log gives back. */
+const dateOf = (at: Recording) => new Date(Number(at.micros / 1000n));
 
 /**
  * One append in its own transaction. Where every event's revision is known beforehand (each
@@ -178,7 +181,7 @@ function revisionsAhead(requests: readonly AppendRequest[]): Readonly<Record<str
 
 /** A foreseen append's events as es_append will record them, but for the positions it gives them. */
 function appendedAhead(requests: readonly AppendRequest[], at: Recording): AppendedEvent[] {
-  const recordedAt = new Date(Number(at.micros / 1000n));
+  const recordedAt = dateOf(at);
   return requests.flatMap((request) => request.events.map((event, i) => ({
     stream: request.stream, revision: (request.expectedRevision as number) + 1 + i, type: event.type, data: event.data as Record<string, unknown>,
     metadata: event.metadata ?? {}, recordedAt, recordedAtMicros: at.micros,
@@ -213,9 +216,8 @@ function writtenBy(requests: readonly AppendRequest[], [appended, heads]: readon
   const last = appended.rows.at(-1);
   const position: LogPosition = !last ? START : projecting ? recorded.at(-1)!.position
     : { commit: BigInt(last.transaction_id), prepare: BigInt(last.position) };
-  const read = new Map((heads?.rows ?? []).map((row) => [row.stream_id as string, Number(row.revision)]));
-  const revisions = Object.fromEntries(requests.map((request) => [request.stream, request.expectedRevision === 'any'
-    ? read.get(request.stream)! : request.expectedRevision + request.events.length]));
+  const read = (heads?.rows ?? []).map((row) => [row.stream_id as string, Number(row.revision)]);
+  const revisions = { ...revisionsAhead(requests), ...Object.fromEntries(read) };
   return { recorded, written: { position, revisions } };
 }
 
@@ -228,12 +230,11 @@ function writtenBy(requests: readonly AppendRequest[], [appended, heads]: readon
 function recordedFrom(requests: readonly AppendRequest[], rows: Rows, at: Recording): RecordedEvent[] {
   const sent = requests.flatMap((request) => request.events.map((event) => ({ stream: request.stream, event })));
   if (sent.length !== rows.length) throw new Error(`es_append recorded ${rows.length} events of ${sent.length}`);
-  const recordedAt = new Date(Number(at.micros / 1000n));
+  const recordedAt = dateOf(at);
   return rows.map((row, i) => {
     const { stream, event } = sent[i];
     if (row.stream_id !== stream) throw new Error(`es_append recorded ${row.stream_id} where ${stream} was sent`);
-    return { stream, revision: Number(row.revision), position: { commit: BigInt(row.transaction_id), prepare: BigInt(row.position) },
-      type: event.type, data: event.data as Record<string, unknown>, metadata: event.metadata ?? {}, recordedAt, recordedAtMicros: at.micros };
+    return toRecordedEvent({ ...row, type: event.type, data: event.data, metadata: event.metadata, recorded_at: recordedAt, recorded_us: at.micros });
   });
 }
 
