@@ -1,7 +1,7 @@
 /**
  * npm run bench:storm -- [--shape flat|nested] [--providers N] [--instances N] [--upstream-instances N]
  *   [--schedulers N] [--servers ours,upstream] [--projects N] [--wide] [--profile] [--load api|import] [--workers N]
- *   [--warmup N] [--seed N] [--json FILE]
+ *   [--warmup N] [--weigh-ms N] [--seed N] [--json FILE]
  *
  * Issue 30's boot storm, ours and upstream Placement 8.0.0 side by side in one run on the same
  * cloud: N schedulers booting instances of nine flavors as Nova's scheduler does (ask for
@@ -64,7 +64,7 @@ async function stormOn(
     const wide = options.wide ? askWide(side, WIDE_WIDTH, started, WIDE_DELAY_MS) : Promise.resolve([]);
     let measured;
     try {
-      measured = await meter.around(() => ServerProfile.within(profile, 'storm', () => storm(client, instances, options.schedulers, options.seed, started)));
+      measured = await meter.around(() => ServerProfile.within(profile, 'storm', () => storm(client, instances, options.schedulers, options.seed, started, options.weighMs)));
     } catch (error) {
       await watch.stop();
       throw error;
@@ -101,7 +101,7 @@ async function main(): Promise<void> {
   const upstreamWarmup = warmup.slice(0, Math.min(options.upstreamInstances, Math.ceil((options.warmup * options.upstreamInstances) / Math.max(1, options.instances))));
   const providers = trees.reduce((n, tree) => n + tree.length, 0);
   say(`== storm: ${options.shape}, ${options.providers} computes (${providers} providers${options.wide ? ', with the wide tree' : ''}), `
-    + `${options.schedulers} schedulers${options.workers > 0 ? `, PLACEMENT_WORKERS=${options.workers}` : ''}, ${options.projects === 0 ? 'a project per instance' : `${options.projects} project${options.projects === 1 ? '' : 's'}`}, seed ${options.seed}; load average ${load()}`);
+    + `${options.schedulers} schedulers${options.weighMs > 0 ? ` weighing ${options.weighMs} ms before each claim` : ''}${options.workers > 0 ? `, PLACEMENT_WORKERS=${options.workers}` : ''}, ${options.projects === 0 ? 'a project per instance' : `${options.projects} project${options.projects === 1 ? '' : 's'}`}, seed ${options.seed}; load average ${load()}`);
 
   const reports: ServerStorm[] = [];
   const counts: Record<string, Record<string, number | string>> = {};

@@ -8,6 +8,7 @@ import { loadCloud } from '../bench/storm/load.js';
 import { planInstances, storm } from '../bench/storm/scheduler.js';
 import { warmUp } from '../bench/storm/warm-up.js';
 import { httpFloor } from '../bench/storm/floor.js';
+import { schedulerTime } from '../bench/storm/figures.js';
 import { createTestDatabase, TestDatabase } from '../support/database.js';
 import { ServerProcess, startServerProcess } from '../support/server-process.js';
 
@@ -86,6 +87,18 @@ describe('a tiny storm', () => {
     const kept = await storm(lean, planInstances(FLAT_MIX, 1, 1, 10), 1, 10);
     expect(await checkStorm(client, [], kept.acknowledged)).toEqual(expect.arrayContaining([`${kept.acknowledged[0].consumer}: deleted, yet holds allocations`]));
     await client.expect('DELETE', `/allocations/${kept.acknowledged[0].consumer}`, undefined, [204]);
+  });
+
+  it('weighs for --weigh-ms between each answer and its claim, and counts that apart from its waits', async () => {
+    const lean = new BenchClient(server.url, '1.36', false, true);
+    const weighed = await storm(lean, planInstances(FLAT_MIX, 3, 1, 11), 1, 11, performance.now(), 40);
+    expect(weighed.acknowledged).toHaveLength(3);
+    const spent = schedulerTime(weighed);
+    expect(spent.weighing).toBe(40 * weighed.puts.length / 3);
+    // One scheduler: its answers' waits and its weighing fit in its time, a remainder of its own left over.
+    expect(spent.own).toBeGreaterThanOrEqual(0);
+    expect(weighed.seconds * 1000).toBeGreaterThanOrEqual(40 * weighed.puts.length);
+    await Promise.all(weighed.acknowledged.map((a) => client.expect('DELETE', `/allocations/${a.consumer}`, undefined, [204])));
   });
 
   it("plays a storm's traffic to a bare node:http server for Node's floor", async () => {

@@ -1,5 +1,6 @@
 import { percentile } from '../measure.js';
-import { outside, spreadOf, within } from './figures.js';
+import type { StormResult } from './scheduler.js';
+import { outside, schedulerTime, spreadOf, within } from './figures.js';
 
 describe('percentile (nearest rank)', () => {
   const sorted = Array.from({ length: 100 }, (_v, i) => i + 1);
@@ -29,5 +30,16 @@ describe('spreadOf', () => {
   it('splits the samples by when they ended: inside a window, or outside it', () => {
     expect(within(times, 150, 300).map((t) => t.ms)).toEqual([10, 30]);
     expect(outside(times, 150, 300).map((t) => t.ms)).toEqual([40, 20]);
+  });
+});
+
+describe('schedulerTime', () => {
+  it("splits a scheduler's time per instance, schedulers x seconds / instances, into its waits, its weighing and the rest", () => {
+    // 2 schedulers, 1 s, 4 instances: 500 ms of a scheduler per instance; 5 GETs of 40 ms, 4 PUTs of 60 ms, 100 ms weighing each.
+    const result = {
+      acknowledged: [{}, {}, {}, {}], seconds: 1, schedulers: 2, weighMs: 100,
+      gets: Array.from({ length: 5 }, () => ({ at: 0, ms: 40 })), puts: Array.from({ length: 4 }, () => ({ at: 0, ms: 60 })),
+    } as unknown as StormResult;
+    expect(schedulerTime(result)).toEqual({ perInstance: 500, gets: 50, puts: 60, weighing: 100, own: 290 });
   });
 });

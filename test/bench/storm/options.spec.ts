@@ -4,7 +4,7 @@ describe('parseStormOptions', () => {
   it("defaults to issue 30's storm: flat 1,000, 1,000 instances on both servers, 10 schedulers, a project per instance", () => {
     expect(parseStormOptions([])).toEqual({
       shape: 'flat', providers: 1000, instances: 1000, upstreamInstances: 1000, schedulers: 10, servers: ['ours', 'upstream'],
-      projects: 0, wide: false, profile: false, seed: 30, load: 'api', workers: 0, warmup: 3000, json: undefined,
+      projects: 0, wide: false, profile: false, seed: 30, load: 'api', workers: 0, warmup: 3000, weighMs: 0, json: undefined,
     });
   });
 
@@ -15,6 +15,7 @@ describe('parseStormOptions', () => {
     expect(parseStormOptions(['--instances', '40']).warmup).toBe(120);
     expect(parseStormOptions(['--warmup', '0']).warmup).toBe(0);
     expect(parseStormOptions(['--providers', '100000', '--servers', 'ours', '--load', 'import', '--workers', '2'])).toMatchObject({ providers: 100000, load: 'import', workers: 2 });
+    expect(parseStormOptions(['--weigh-ms', '40']).weighMs).toBe(40);
   });
 
   it('refuses what it does not know rather than run another storm than asked', () => {
@@ -23,5 +24,6 @@ describe('parseStormOptions', () => {
     expect(() => parseStormOptions(['--instances', '-3'])).toThrow(/whole number/);
     expect(() => parseStormOptions(['--quick'])).toThrow(/unknown argument --quick/);
     expect(() => parseStormOptions(['--load', 'sql'])).toThrow(/api or import/);
+    expect(() => parseStormOptions(['--weigh-ms', '2.5'])).toThrow(/whole number/);
   });
 });

@@ -27,11 +27,17 @@ export interface StormOptions {
   readonly warmup: number;
   /** PLACEMENT_WORKERS for ours; 0 leaves it unset (one process). */
   readonly workers: number;
+  /**
+   * Milliseconds each scheduler spends between an answer and its claim, as Nova's filters and
+   * weighers do on the scheduler's own host; 0 claims at once, the schedulers then asking as fast
+   * as the servers answer (the storm saturates the host).
+   */
+  readonly weighMs: number;
   readonly json?: string;
 }
 
 export const USAGE = 'npm run bench:storm -- [--shape flat|nested] [--providers N] [--instances N] [--upstream-instances N] '
-  + '[--schedulers N] [--servers ours,upstream] [--projects N] [--wide] [--profile] [--load api|import] [--workers N] [--warmup N] [--seed N] [--json FILE]';
+  + '[--schedulers N] [--servers ours,upstream] [--projects N] [--wide] [--profile] [--load api|import] [--workers N] [--warmup N] [--weigh-ms N] [--seed N] [--json FILE]';
 
 /**
  * Ours' CPU per instance still falls over the first few thousand instances (docs/performance.md,
@@ -39,7 +45,7 @@ export const USAGE = 'npm run bench:storm -- [--shape flat|nested] [--providers 
  */
 const DEFAULT_WARMUP = 3000;
 
-const VALUED = ['--shape', '--providers', '--instances', '--upstream-instances', '--schedulers', '--servers', '--projects', '--seed', '--load', '--workers', '--warmup', '--json'];
+const VALUED = ['--shape', '--providers', '--instances', '--upstream-instances', '--schedulers', '--servers', '--projects', '--seed', '--load', '--workers', '--warmup', '--weigh-ms', '--json'];
 
 export function parseStormOptions(argv: readonly string[]): StormOptions {
   const values = new Map<string, string>();
@@ -66,6 +72,7 @@ export function parseStormOptions(argv: readonly string[]): StormOptions {
   return {
     shape, providers: count('--providers', 1000), instances, upstreamInstances: count('--upstream-instances', instances),
     schedulers: Math.max(1, count('--schedulers', 10)), servers: servers as StormOptions['servers'], projects: count('--projects', 0),
-    wide, profile, seed: count('--seed', 30), load, workers: count('--workers', 0), warmup: count('--warmup', Math.min(3 * instances, DEFAULT_WARMUP)), json: values.get('--json'),
+    wide, profile, seed: count('--seed', 30), load, workers: count('--workers', 0), warmup: count('--warmup', Math.min(3 * instances, DEFAULT_WARMUP)),
+    weighMs: count('--weigh-ms', 0), json: values.get('--json'),
   };
 }

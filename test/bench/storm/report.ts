@@ -1,4 +1,4 @@
-import { outside, ServerStorm, Spread, spreadOf, within } from './figures.js';
+import { outside, schedulerTime, ServerStorm, Spread, spreadOf, within } from './figures.js';
 import { wideProblems } from './wide.js';
 
 const f = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : '-');
@@ -11,11 +11,14 @@ export function stormLines(s: ServerStorm): string[] {
   const scheduled = r.acknowledged.length;
   const who = `  ${s.server.padEnd(8)} `;
   const per = (x: number) => f(x / scheduled, 2);
+  const spent = schedulerTime(r);
   const lines = [
     `${who}${scheduled} of ${s.asked} instances scheduled (${r.noValidHost} no valid host, ${r.failed} errors) in ${f(r.seconds, 2)} s = ${f(scheduled / r.seconds)} instances/s`
       + `${s.warmedBy > 0 ? `, after ${s.warmedBy} uncounted to warm up` : ''}`,
     ...(r.failed > 0 ? [`${who}${r.failed} instances given up on an error: ${r.failures.join(' | ')}`] : []),
     `${who}GET candidates ${ms(spreadOf(r.gets))} | PUT allocations ${ms(spreadOf(r.puts))}`,
+    `${who}a scheduler's time per instance: ${f(spent.perInstance)} ms (schedulers x seconds / instances): waiting for GETs ${f(spent.gets)}, `
+      + `PUTs ${f(spent.puts)}, weighing ${f(spent.weighing)}, its own event loop ${f(spent.own)}`,
     `${who}409s: ${r.capacityConflicts + r.raceConflicts} (${r.capacityConflicts} capacity, ${r.raceConflicts} concurrent update); `
       + `${r.retries} questions asked again, by ${r.retriedInstances} instances`,
     `${who}CPU per scheduled instance: server ${per(s.cpu.server)} ms + PostgreSQL ${per(s.cpu.database)} ms = ${per(s.cpu.server + s.cpu.database)} ms `

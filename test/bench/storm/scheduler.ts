@@ -53,6 +53,9 @@ export interface StormResult {
   readonly getBytes: number;
   readonly putBytes: number;
   readonly seconds: number;
+  /** How the storm was asked: schedulers at once, and each one's time weighing before a claim. */
+  readonly schedulers: number;
+  readonly weighMs: number;
 }
 
 const MAX_TRIES = 20;
@@ -62,10 +65,11 @@ const MAX_TRIES = 20;
  * claim (1.36's body: consumer_generation null for a new consumer), and on a 409 ask again. The
  * host picked among the best is drawn from a sequence of the instance's own, so a seed gives the
  * same choices whatever the interleaving allows. `started`: the clock's zero for `at`, shared
- * with what watches the server meanwhile.
+ * with what watches the server meanwhile. `weighMs`: the time a scheduler then spends before it
+ * claims (--weigh-ms), idle here as Nova's filters and weighers run on a host of their own.
  */
 export async function storm(
-  client: BenchClient, instances: readonly Instance[], schedulers: number, seed: number, started = performance.now(),
+  client: BenchClient, instances: readonly Instance[], schedulers: number, seed: number, started = performance.now(), weighMs = 0,
 ): Promise<StormResult> {
   const acknowledged: Acknowledged[] = [];
   const gets: Timed[] = [], puts: Timed[] = [];
@@ -91,6 +95,7 @@ export async function storm(
       getBytes += Buffer.byteLength(reply.body);
       const allocations = pickAllocation(reply.body, random.next);
       if (!allocations) { noValidHost++; return; }
+      if (weighMs > 0) await new Promise((resolve) => setTimeout(resolve, weighMs));
       const claim = { allocations, project_id: instance.projectId, user_id: instance.userId, consumer_generation: null };
       putBytes += Buffer.byteLength(JSON.stringify(claim));
       const put = await timed(puts, () => client.call('PUT', `/allocations/${instance.consumer}`, claim));
@@ -108,6 +113,6 @@ export async function storm(
   });
   return {
     acknowledged, noValidHost, capacityConflicts, raceConflicts, retries, retriedInstances, failed, failures, gets, puts, getBytes, putBytes,
-    seconds: (performance.now() - started) / 1000,
+    seconds: (performance.now() - started) / 1000, schedulers: Math.min(schedulers, instances.length), weighMs,
   };
 }
