@@ -39,6 +39,7 @@ import { warmUp } from './storm/warm-up.js';
 import { settle, transactionsOf } from './storm/statistics.js';
 import { watchServer } from './storm/watch.js';
 import { askWide, wideProblems } from './storm/wide.js';
+import { fixHeapForServing } from '#placement-api/operations/serving-heap.js';
 
 const WIDE_WIDTH = 10;
 /** The wide questions come once the storm is under way. */
@@ -89,6 +90,12 @@ async function stormOn(
 }
 
 async function main(): Promise<void> {
+  // The schedulers read every answer as one string of hundreds of kilobytes, which V8 allocates
+  // in the old generation at once. Under V8's own limit, set barely above what lives, that made
+  // full collections many times a second, each marking the cloud's model this process holds (the
+  // larger, the larger the cloud) on the cores the servers share. The servers' own settings for a
+  // steady load let the old generation grow to twice what lives (docs/performance.md).
+  fixHeapForServing();
   const options = parseStormOptions(process.argv.slice(2));
   const trees: TreePlan[] = stormCloud(options.shape, options.providers, options.seed);
   if (options.wide) trees.push(wideTree(seededRandom(options.seed + 1), WIDE_WIDTH));
