@@ -94,7 +94,8 @@ async function main(): Promise<void> {
   // in the old generation at once. Under V8's own limit, set barely above what lives, that made
   // full collections many times a second, each marking the cloud's model this process holds (the
   // larger, the larger the cloud) on the cores the servers share. The servers' own settings for a
-  // steady load let the old generation grow to twice what lives (docs/performance.md).
+  // steady load apply as well: the old generation grows to twice what lives, and no allocation
+  // site is judged long-lived (docs/performance.md).
   fixHeapForServing();
   const options = parseStormOptions(process.argv.slice(2));
   const trees: TreePlan[] = stormCloud(options.shape, options.providers, options.seed);
