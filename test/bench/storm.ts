@@ -11,7 +11,7 @@
  * server storms alone; its figures are the rate, the GET and PUT percentiles, 409s and retries,
  * CPU per scheduled instance of its process tree and of PostgreSQL, round trips, GET / and memory
  * meanwhile, and a consistency check. Ours' requests are then played to a bare node:http server
- * (Node's floor). --wide adds issue 30's wide tree, asked about while the storm runs.
+ * making one PostgreSQL round trip each (the stack's floor). --wide adds issue 30's wide tree, asked about while the storm runs.
  */
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -33,7 +33,7 @@ import { loadCloud } from './storm/load.js';
 import { parseStormOptions, StormOptions } from './storm/options.js';
 import { candidatesPerFlavor, countDifferences } from './storm/probe.js';
 import { comparisonLines, floorLines, stormLines } from './storm/report.js';
-import { httpFloor, trafficOf } from './storm/floor.js';
+import { Floor, stackFloor, trafficOf } from './storm/floor.js';
 import { Instance, planInstances, storm } from './storm/scheduler.js';
 import { warmUp } from './storm/warm-up.js';
 import { settle, transactionsOf } from './storm/statistics.js';
@@ -114,7 +114,7 @@ async function main(): Promise<void> {
   const reports: ServerStorm[] = [];
   const counts: Record<string, Record<string, number | string>> = {};
   const profile = options.profile ? new ServerProfile() : null;
-  let floor: number | null = null;
+  let floor: Floor | null = null;
   const env: Record<string, string> = options.workers > 0 ? { PLACEMENT_WORKERS: String(options.workers) } : {};
   // Imported: the cloud is in the database before ours starts (which is then kept at its stop, and dropped here).
   const imported = options.load === 'import' ? await createTestDatabase('pl_bench') : null;
@@ -155,7 +155,7 @@ async function main(): Promise<void> {
     ours = null;
     const mine = reports.find((r) => r.server === 'ours');
     if (mine) {
-      floor = await httpFloor(trafficOf(mine.result), mine.result.acknowledged.length, options.schedulers);
+      floor = await stackFloor(trafficOf(mine.result), mine.result.acknowledged.length, options.schedulers);
       for (const line of floorLines(mine, floor)) process.stdout.write(line);
     }
     // The server wrote its profile as it exited.
@@ -172,7 +172,7 @@ async function main(): Promise<void> {
   const [mine, theirs] = [reports.find((r) => r.server === 'ours'), reports.find((r) => r.server === 'upstream')];
   if (mine && theirs) for (const line of comparisonLines(mine, theirs)) process.stdout.write(line);
   say(`  load average at the end ${load()}`);
-  if (options.json) writeFileSync(options.json, JSON.stringify({ options, candidatesPerFlavor: counts, reports: reports.map(summaryOf), httpFloorMsPerInstance: floor }, null, 2));
+  if (options.json) writeFileSync(options.json, JSON.stringify({ options, candidatesPerFlavor: counts, reports: reports.map(summaryOf), floorMsPerInstance: floor }, null, 2));
   // Upstream's errors are its own (reported above); ours must have none, nor either server an inconsistency.
   const oursFailed = (r: ServerStorm) => r.server === 'ours' && (r.result.failed > 0 || r.wide.some((w) => wideProblems(w).length > 0));
   if (reports.some((r) => r.problems.length > 0 || oursFailed(r))) process.exitCode = 1;

@@ -2,7 +2,9 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { BenchClient, inParallel } from '../http.js';
-import { cpuMsOf } from '../measure.js';
+import { Client } from 'pg';
+import { createTestDatabase } from '../../support/database.js';
+import { cpuMeter } from '../versus/process-cpu.js';
 import type { StormResult } from './scheduler.js';
 
 /** Built beside this file; from the sources (jest), in the build. */
@@ -24,15 +26,29 @@ export function trafficOf(result: StormResult): Traffic {
   return { gets: gets.length, puts: puts.length, getBytes: result.getBytes / Math.max(1, gets.length), putBytes: result.putBytes / Math.max(1, puts.length) };
 }
 
+/** The floor's CPU per instance: its server's, and its database's backends'. */
+export interface Floor {
+  readonly server: number;
+  readonly database: number;
+}
+
 /**
- * Node's own cost of the storm's HTTP: a bare node:http server (storm/floor-server.ts) answering as
+ * The stack's own cost of the storm: a bare node:http server (storm/floor-server.ts) answering as
  * many GETs and PUTs, with answers and bodies of the same mean sizes, from as many schedulers on
- * new connections, by the same client. Its CPU per instance is what any Node server pays before
- * doing anything, so it shows how much of ours is left to cut.
+ * new connections, by the same client, each GET reading the head of a table and each PUT
+ * inserting its body there, committed, on a database of its own. Its CPU per instance, and
+ * PostgreSQL's, is what any Node server on PostgreSQL pays before doing the work, so it shows how
+ * much of ours is left to cut, and where.
  */
-export async function httpFloor(traffic: Traffic, instances: number, schedulers: number): Promise<number> {
+export async function stackFloor(traffic: Traffic, instances: number, schedulers: number): Promise<Floor> {
   const size = Math.round(traffic.getBytes);
-  const child = spawn(process.execPath, [FLOOR_SERVER, String(size)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const database = await createTestDatabase('pl_bench_floor');
+  const setup = new Client({ connectionString: database.url });
+  await setup.connect();
+  await setup.query('CREATE TABLE floor_log (position bigserial PRIMARY KEY, body jsonb NOT NULL)');
+  await setup.end();
+  const child = spawn(process.execPath, [FLOOR_SERVER, String(size), database.url], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = once(child, 'exit');
   try {
     const [line] = await once(child.stdout!, 'data') as [Buffer];
     const client = new BenchClient(`http://127.0.0.1:${Number(line.toString().trim())}`, '1.36', false, true);
@@ -46,14 +62,28 @@ export async function httpFloor(traffic: Traffic, instances: number, schedulers:
       if (i < traffic.puts) await client.expect('PUT', '/', body, [204]);
     };
     // As ours was measured: after a warm-up, here a tenth of the rounds.
-    await inParallel(Math.ceil(rounds / 10), schedulers, round);
-    const before = cpuMsOf(child.pid);
-    await inParallel(rounds, schedulers, round);
-    const after = cpuMsOf(child.pid);
+    const warmup = Math.ceil(rounds / 10);
+    await inParallel(warmup, schedulers, round);
+    const meter = await cpuMeter(child.pid!, database.url);
+    const { cpu } = await meter.around(() => inParallel(rounds, schedulers, round)).finally(() => meter.close());
     client.close();
-    if (before === null || after === null) throw new Error('the floor server exited');
-    return (after - before) / instances;
+    await assertWritten(database.url, Math.min(warmup, traffic.puts) + traffic.puts);
+    return { server: cpu.server / instances, database: cpu.database / instances };
   } finally {
     child.kill();
+    await exited;
+    await database.drop();
+  }
+}
+
+/** Every PUT the floor acknowledged was written: a floor that skipped its work would look cheap. */
+async function assertWritten(url: string, puts: number): Promise<void> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM floor_log');
+    if (rows[0].n !== puts) throw new Error(`the floor server acknowledged ${puts} PUTs and wrote ${rows[0].n}`);
+  } finally {
+    await client.end();
   }
 }

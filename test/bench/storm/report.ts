@@ -1,5 +1,6 @@
 import { outside, schedulerTime, ServerStorm, Spread, spreadOf, within } from './figures.js';
 import { wideProblems } from './wide.js';
+import type { Floor } from './floor.js';
 
 const f = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : '-');
 const ms = (s: Spread) => `n=${s.n} p50 ${f(s.p50, 1)} / p95 ${f(s.p95, 1)} / p99 ${f(s.p99, 1)} ms`;
@@ -40,11 +41,13 @@ export function stormLines(s: ServerStorm): string[] {
   return lines.map((line) => `${line}\n`);
 }
 
-/** Ours beside Node's floor (storm/floor.ts): what a bare node:http server spent on the same requests. */
-export function floorLines(ours: ServerStorm, floorMs: number): string[] {
-  const server = ours.cpu.server / ours.result.acknowledged.length;
-  return [`  ours     Node's floor, a bare node:http server answering as many requests of the same sizes: ${f(floorMs, 2)} ms of CPU per instance`
-    + ` (${f((100 * floorMs) / server, 0)}% of ours' server CPU)\n`];
+/** Ours beside the stack's floor (storm/floor.ts): what a bare node:http server on PostgreSQL spent on the same requests. */
+export function floorLines(ours: ServerStorm, floor: Floor): string[] {
+  const scheduled = ours.result.acknowledged.length;
+  const server = ours.cpu.server / scheduled, database = ours.cpu.database / scheduled;
+  return [`  ours     the stack's floor, a bare node:http server answering as many requests of the same sizes, a GET reading a table's head and a PUT inserting its body:`
+    + ` server ${f(floor.server, 2)} ms + PostgreSQL ${f(floor.database, 2)} ms = ${f(floor.server + floor.database, 2)} ms per instance`
+    + ` (ours ${f(server / floor.server, 1)}x, ${f(database / floor.database, 1)}x and ${f((server + database) / (floor.server + floor.database), 1)}x these)\n`];
 }
 
 /** Ours against upstream: how many times more instances a second, and how many times less CPU each. */
