@@ -11,7 +11,8 @@
  * server storms alone; its figures are the rate, the GET and PUT percentiles, 409s and retries,
  * CPU per scheduled instance of its process tree and of PostgreSQL, round trips, GET / and memory
  * meanwhile, and a consistency check. Ours' requests are then played to a bare node:http server
- * making one PostgreSQL round trip each (the stack's floor). --wide adds issue 30's wide tree, asked about while the storm runs.
+ * making one PostgreSQL round trip each (the stack's floor). --wide adds issue 30's wide tree,
+ * asked about while the storm runs.
  */
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
