@@ -5,11 +5,11 @@ import { Pool } from 'pg';
  * A bare node:http server, no framework and nothing but the least a claim needs of PostgreSQL: a
  * GET reads the head of a table (`floor_log`, made by storm/floor.ts) and answers `argv[2]` bytes
  * of JSON; a PUT inserts its body there, committed, and answers 204. Each is one round trip, as
- * few as a fresh answer and a durable claim can take. Its pool is ours' default size
- * (PLACEMENT_DB_POOL_SIZE). `argv[3]` is the database. It tells its port on stdout.
+ * few as a fresh answer and a durable claim can take. `argv[3]` is the database, `argv[4]` the
+ * pool's size (ours', as floor.ts reads it). It tells its port on stdout.
  */
 const size = Number(process.argv[2]);
-const pool = new Pool({ connectionString: process.argv[3], max: 10 });
+const pool = new Pool({ connectionString: process.argv[3], max: Number(process.argv[4]) });
 const answer = Buffer.from(`{"pad":"${'x'.repeat(Math.max(0, size - 10))}"}`);
 const HEAD = { name: 'floor_head', text: 'SELECT max(position) AS head FROM floor_log' };
 const INSERT = 'INSERT INTO floor_log (body) VALUES ($1)';

@@ -1,10 +1,11 @@
-import { spawn } from 'node:child_process';
+import { ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { BenchClient, inParallel } from '../http.js';
 import { Client } from 'pg';
 import { createTestDatabase } from '../../support/database.js';
 import { cpuMeter } from '../versus/process-cpu.js';
+import { loadConfig } from '#platform/config.js';
 import type { StormResult } from './scheduler.js';
 
 /** Built beside this file; from the sources (jest), in the build. */
@@ -43,13 +44,14 @@ export interface Floor {
 export async function stackFloor(traffic: Traffic, instances: number, schedulers: number): Promise<Floor> {
   const size = Math.round(traffic.getBytes);
   const database = await createTestDatabase('pl_bench_floor');
-  const setup = new Client({ connectionString: database.url });
-  await setup.connect();
-  await setup.query('CREATE TABLE floor_log (position bigserial PRIMARY KEY, body jsonb NOT NULL)');
-  await setup.end();
-  const child = spawn(process.execPath, [FLOOR_SERVER, String(size), database.url], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const exited = once(child, 'exit');
+  let exited: Promise<unknown> = Promise.resolve();
+  let child: ChildProcess | undefined;
   try {
+    await createFloorLog(database.url);
+    // The pool ours runs with under this environment (PLACEMENT_DB_POOL_SIZE or its default).
+    const poolSize = loadConfig(process.env).dbPoolSize;
+    child = spawn(process.execPath, [FLOOR_SERVER, String(size), database.url, String(poolSize)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    exited = once(child, 'exit');
     const [line] = await once(child.stdout!, 'data') as [Buffer];
     const client = new BenchClient(`http://127.0.0.1:${Number(line.toString().trim())}`, '1.36', false, true);
     const body = { pad: 'x'.repeat(Math.max(0, Math.round(traffic.putBytes) - 10)) };
@@ -70,20 +72,28 @@ export async function stackFloor(traffic: Traffic, instances: number, schedulers
     await assertWritten(database.url, Math.min(warmup, traffic.puts) + traffic.puts);
     return { server: cpu.server / instances, database: cpu.database / instances };
   } finally {
-    child.kill();
+    child?.kill();
     await exited;
     await database.drop();
   }
 }
 
-/** Every PUT the floor acknowledged was written: a floor that skipped its work would look cheap. */
-async function assertWritten(url: string, puts: number): Promise<void> {
+/** `work` on a connection of its own to `url`, closed after. */
+async function withClient<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {
   const client = new Client({ connectionString: url });
   await client.connect();
   try {
-    const { rows } = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM floor_log');
-    if (rows[0].n !== puts) throw new Error(`the floor server acknowledged ${puts} PUTs and wrote ${rows[0].n}`);
+    return await work(client);
   } finally {
     await client.end();
   }
+}
+
+const createFloorLog = (url: string) =>
+  withClient(url, (client) => client.query('CREATE TABLE floor_log (position bigserial PRIMARY KEY, body jsonb NOT NULL)'));
+
+/** Every PUT the floor acknowledged was written: a floor that skipped its work would look cheap. */
+async function assertWritten(url: string, puts: number): Promise<void> {
+  const { rows } = await withClient(url, (client) => client.query<{ n: number }>('SELECT count(*)::int AS n FROM floor_log'));
+  if (rows[0].n !== puts) throw new Error(`the floor server acknowledged ${puts} PUTs and wrote ${rows[0].n}`);
 }
