@@ -30,7 +30,7 @@ export class BenchClient {
       const req = request(url, { method, agent: this.agent, headers }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () => resolve(new HttpReply(res.statusCode ?? 0, Buffer.concat(chunks))));
         res.on('error', reject);
       });
       req.on('error', reject);

@@ -1,9 +1,18 @@
 import { connect } from 'node:net';
 
-/** A status and body, whichever client read them (http.ts re-exports it). */
-export interface HttpReply {
-  readonly status: number;
-  readonly body: string;
+/**
+ * A status and body, whichever client read them (http.ts re-exports it). The body is decoded
+ * when first asked: a storm's scheduler reads its large answers' bytes where they lie
+ * (storm/json-scan.ts), and decoding them would cost it more than its reading.
+ */
+export class HttpReply {
+  private text?: string;
+
+  constructor(readonly status: number, readonly bytes: Buffer) {}
+
+  get body(): string {
+    return this.text ??= this.bytes.toString('utf8');
+  }
 }
 
 const HEADERS_END = Buffer.from('\r\n\r\n');
@@ -71,7 +80,7 @@ export function completeResponse(raw: Buffer, closed: boolean, head = parseHead(
   if (body === null && closed) {
     throw new Error(head.chunked ? 'the connection closed inside a chunked body' : `the response's body ended at ${rest.length} of ${head.length} bytes`);
   }
-  return body === null ? null : { status: head.status, body: body.toString('utf8') };
+  return body === null ? null : new HttpReply(head.status, body);
 }
 
 /**

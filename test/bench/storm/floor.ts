@@ -58,8 +58,8 @@ export async function stackFloor(traffic: Traffic, instances: number, schedulers
     const rounds = Math.max(traffic.gets, traffic.puts);
     const round = async (i: number) => {
       if (i < traffic.gets) {
-        const { body: answer } = await client.expect('GET', '/', undefined, [200]);
-        if (answer.length !== size) throw new Error(`the floor server answered ${answer.length} bytes, not ${size}`);
+        const { bytes } = await client.expect('GET', '/', undefined, [200]);
+        if (bytes.length !== size) throw new Error(`the floor server answered ${bytes.length} bytes, not ${size}`);
       }
       if (i < traffic.puts) await client.expect('PUT', '/', body, [204]);
     };

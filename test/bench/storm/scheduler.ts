@@ -92,8 +92,8 @@ export async function storm(
     for (let tries = 1; ; tries++) {
       const reply = await timed(gets, () => client.call('GET', instance.query));
       if (reply.status !== 200) { fail(`GET ${instance.query}`, reply.status, reply.body); return; }
-      getBytes += Buffer.byteLength(reply.body);
-      const allocations = pickAllocation(reply.body, random.next);
+      getBytes += reply.bytes.length;
+      const allocations = pickAllocation(reply.bytes, random.next);
       if (!allocations) { noValidHost++; return; }
       if (weighMs > 0) await new Promise((resolve) => setTimeout(resolve, weighMs));
       const claim = { allocations, project_id: instance.projectId, user_id: instance.userId, consumer_generation: null };

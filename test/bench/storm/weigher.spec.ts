@@ -12,7 +12,7 @@ interface CandidatesAnswer {
 }
 
 /** The answer as ours writes it. */
-const pickFrom = (answer: CandidatesAnswer, random: () => number, subset?: number) => pickAllocation(JSON.stringify(answer), random, subset);
+const pickFrom = (answer: CandidatesAnswer, random: () => number, subset?: number) => pickAllocation(Buffer.from(JSON.stringify(answer)), random, subset);
 
 /** The weighing as first written, on the parsed answer with a sort of every host: what the text's reading must pick too. */
 function reference(answer: CandidatesAnswer, random: () => number, subset: number): Allocations | null {
@@ -75,7 +75,7 @@ describe('pickAllocation', () => {
 
   describe('the answer read as text', () => {
     /** Answers as ours writes them, as upstream's Python does (", " and ": "), and indented, with what 1.36 adds. */
-    const texts = (answer: unknown) => [JSON.stringify(answer), pythonStyle(answer), JSON.stringify(answer, null, 2)];
+    const texts = (answer: unknown) => [JSON.stringify(answer), pythonStyle(answer), JSON.stringify(answer, null, 2)].map((text) => Buffer.from(text));
     const pythonStyle = (value: unknown): string => (Array.isArray(value)
       ? `[${value.map(pythonStyle).join(', ')}]`
       : value !== null && typeof value === 'object'

@@ -17,32 +17,33 @@ interface Request {
  * best at random and claim that host's first allocation request. Null when there is no
  * candidate (Nova's NoValidHost).
  *
- * The answer's text is read where it lies (storm/json-scan.ts) and only the allocations claimed
- * are parsed: the storm's schedulers share the servers' cores, and parsing every answer whole
- * cost them more CPU than the servers spent answering it.
+ * The answer's bytes are read where they lie (storm/json-scan.ts) and only the allocations
+ * claimed are parsed: the storm's schedulers share the servers' cores, and parsing every answer
+ * whole cost them more CPU than the servers spent answering it.
  */
-export function pickAllocation(answer: string, random: () => number, subset = HOST_SUBSET_SIZE): Allocations | null {
+export function pickAllocation(answer: Buffer, random: () => number, subset = HOST_SUBSET_SIZE): Allocations | null {
   const scan = new JsonScan(answer);
   const requests: Request[] = [];
   const roots = new Map<string, string>();
   const freeRam = new Map<string, number>();
   scan.entries((key) => {
-    if (key === 'allocation_requests') {
+    if (key.is('allocation_requests')) {
       scan.items(() => scan.entries((field) => {
-        if (field !== 'allocations') return;
+        if (!field.is('allocations')) return;
         let provider: string | undefined;
         const from = scan.at;
-        scan.entries((uuid) => { provider ??= uuid; });
+        scan.entries((uuid) => { provider ??= uuid.text(); });
         const to = scan.at;
-        requests.push({ provider: provider!, allocations: () => JSON.parse(answer.slice(from, to)) as Allocations });
+        requests.push({ provider: provider!, allocations: () => JSON.parse(answer.toString('utf8', from, to)) as Allocations });
       }));
-    } else if (key === 'provider_summaries') {
-      scan.entries((uuid) => {
+    } else if (key.is('provider_summaries')) {
+      scan.entries((provider) => {
+        const uuid = provider.text();
         let root = uuid;
         let free: number | undefined;
         scan.entries((field) => {
-          if (field === 'root_provider_uuid') root = scan.string();
-          else if (field === 'resources') free = memoryFree(scan);
+          if (field.is('root_provider_uuid')) root = scan.string();
+          else if (field.is('resources')) free = memoryFree(scan);
         });
         roots.set(uuid, root);
         if (free !== undefined) freeRam.set(root, (freeRam.get(root) ?? 0) + free);
@@ -73,11 +74,11 @@ export function pickAllocation(answer: string, random: () => number, subset = HO
 function memoryFree(scan: JsonScan): number | undefined {
   let free: number | undefined;
   scan.entries((resourceClass) => {
-    if (resourceClass !== 'MEMORY_MB') return;
+    if (!resourceClass.is('MEMORY_MB')) return;
     let capacity = 0, used = 0;
     scan.entries((figure) => {
-      if (figure === 'capacity') capacity = scan.number();
-      else if (figure === 'used') used = scan.number();
+      if (figure.is('capacity')) capacity = scan.number();
+      else if (figure.is('used')) used = scan.number();
     });
     free = capacity - used;
   });
