@@ -65,6 +65,7 @@ async function stormOn(
     const watch = watchServer(side, contender.pid, started);
     const wide = options.wide ? askWide(side, WIDE_WIDTH, started, WIDE_DELAY_MS) : Promise.resolve([]);
     let measured;
+    const generatorBefore = process.cpuUsage();
     try {
       measured = await meter.around(() => ServerProfile.within(profile, 'storm', () => storm(client, instances, options.schedulers, options.seed, started, options.weighMs)));
     } catch (error) {
@@ -75,6 +76,8 @@ async function stormOn(
       await meter.close();
     }
     const { result, cpu } = measured;
+    const generator = process.cpuUsage(generatorBefore);
+    const loadGeneratorCpu = (generator.user + generator.system) / 1000;
     const wideAsked = await wide;
     const watched = await watch.stop();
     const statementsAfter = await databaseStatements(side);
@@ -83,7 +86,7 @@ async function stormOn(
     const problems = await checkStorm(side, result.acknowledged, warmed.released);
     if (warmed.failed > 0) problems.push(`${warmed.failed} instances of the warm-up given up on an error: ${warmed.failures.join(' | ')}`);
     const statements = statementsBefore === null || statementsAfter === null ? null : statementsAfter - statementsBefore;
-    return { server: contender.name, asked, warmedBy: warmed.released.length, result, cpu, statements, transactions, watched, wide: wideAsked, problems };
+    return { server: contender.name, asked, warmedBy: warmed.released.length, result, cpu, loadGeneratorCpu, statements, transactions, watched, wide: wideAsked, problems };
   } finally {
     client.close();
     side.close();

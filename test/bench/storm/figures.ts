@@ -12,6 +12,11 @@ export interface ServerStorm {
   readonly warmedBy: number;
   readonly result: StormResult;
   readonly cpu: CpuSplit;
+  /**
+   * CPU of this process during the storm, in ms: the schedulers, their GET / meanwhile and the
+   * wide tree's questions. Part of `cpu.other`, on the cores the servers measured share.
+   */
+  readonly loadGeneratorCpu: number;
   /** Round trips to PostgreSQL during the storm: statements (ours says, upstream does not), and transactions (PostgreSQL's count). */
   readonly statements: number | null;
   readonly transactions: number;
@@ -56,7 +61,7 @@ export function summaryOf(s: ServerStorm) {
     server: s.server, asked: s.asked, warmedBy: s.warmedBy, scheduled, ...counts,
     instancesPerSecond: scheduled / s.result.seconds, schedulerMsPerInstance: schedulerTime(s.result),
     get: spreadOf(gets), put: spreadOf(puts), root: spreadOf(s.watched.root),
-    cpuPerInstanceMs: { server: s.cpu.server / scheduled, database: s.cpu.database / scheduled, other: s.cpu.other / scheduled },
+    cpuPerInstanceMs: { server: s.cpu.server / scheduled, database: s.cpu.database / scheduled, other: s.cpu.other / scheduled, loadGenerator: s.loadGeneratorCpu / scheduled },
     statementsPerInstance: s.statements === null ? null : s.statements / scheduled,
     transactionsPerInstance: s.transactions / scheduled,
     peakTreeRssMb: s.watched.peakTreeRss / 2 ** 20, peakProcessHwmMb: s.watched.peakProcessHwm / 2 ** 20,

@@ -23,7 +23,7 @@ export function stormLines(s: ServerStorm): string[] {
     `${who}409s: ${r.capacityConflicts + r.raceConflicts} (${r.capacityConflicts} capacity, ${r.raceConflicts} concurrent update); `
       + `${r.retries} questions asked again, by ${r.retriedInstances} instances`,
     `${who}CPU per scheduled instance: server ${per(s.cpu.server)} ms + PostgreSQL ${per(s.cpu.database)} ms = ${per(s.cpu.server + s.cpu.database)} ms `
-      + `(rest of the host ${per(s.cpu.other)} ms)`,
+      + `(rest of the host ${per(s.cpu.other)} ms, of which the load generator ${per(s.loadGeneratorCpu)} ms)`,
     `${who}round trips to PostgreSQL per scheduled instance: ${s.statements === null ? 'statements not reported' : `${per(s.statements)} statements`}, `
       + `${per(s.transactions)} transactions`,
     `${who}GET / every 100 ms meanwhile: ${ms(spreadOf(s.watched.root))}${s.watched.rootFailures > 0 ? `, ${s.watched.rootFailures} FAILED` : ''}; `
