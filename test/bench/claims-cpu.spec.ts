@@ -1,13 +1,11 @@
 import { cpuSpent } from './claims-cpu';
 
 describe('cpuSpent', () => {
-  it('adds what each backend used during the round, counting a new backend from zero', () => {
-    const before = { server: 1000, backends: new Map([[11, 500], [12, 40], [13, 7]]) };
-    const after = { server: 1250, backends: new Map([[11, 560], [12, 40], [14, 25]]) };
-    expect(cpuSpent(before, after)).toEqual({ server: 250, database: 60 + 0 + 25 });
+  it("is what the server's processes and PostgreSQL's used between the samples", () => {
+    expect(cpuSpent({ server: 1000, database: 500 }, { server: 1250, database: 585 })).toEqual({ server: 250, database: 85 });
   });
 
-  it('leaves the server unknown when /proc could not be read', () => {
-    expect(cpuSpent({ server: null, backends: new Map() }, { server: 3, backends: new Map() })).toEqual({ server: null, database: 0 });
+  it('leaves the server unknown when /proc could not read it', () => {
+    expect(cpuSpent({ server: null, database: 0 }, { server: 3, database: 7 })).toEqual({ server: null, database: 7 });
   });
 });

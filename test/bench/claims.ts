@@ -183,7 +183,6 @@ export async function runClaims(quick: boolean): Promise<ClaimsReport> {
     };
   } finally {
     client.close();
-    await cpu.close();
     await server.stop();
   }
 }

@@ -43,7 +43,6 @@ async function benchCloud(cloud: LargeCloud, keep: boolean): Promise<void> {
       for (const query of cloud.queries) {
         const meter = await cpuMeter(server.child.pid!, server.databaseUrl);
         const { result, cpu } = await meter.around(() => latency(client, query.path, REQUESTS, 120_000));
-        await meter.close();
         process.stdout.write(`  ${query.label.padEnd(36)} ${result.candidates} candidates, ${f(result.bytes / 1024)} KB: `
           + `p50 ${f(result.p50, 2)} ms, p95 ${f(result.p95, 2)} ms | CPU/req server ${f(cpu.server / result.requests, 2)} ms + PostgreSQL ${f(cpu.database / result.requests, 2)} ms`
           + ` | goal p50 < ${query.goalMs} ms: ${result.p50 < query.goalMs ? 'met' : 'MISSED'}\n`);

@@ -58,7 +58,6 @@ async function main(): Promise<void> {
       + `(${f((availableParallelism() * 1000 * count) / (server_ + spent.database))} providers/s on ${availableParallelism()} cores of their own)\n`);
   } finally {
     client.close();
-    await cpu.close();
     await server.stop();
   }
   if (profile) process.stdout.write(profile.report());

@@ -71,9 +71,6 @@ async function stormOn(
     } catch (error) {
       await watch.stop();
       throw error;
-    } finally {
-      // Closed whatever happens: dropping the database would kill its connection, and that error hide the storm's.
-      await meter.close();
     }
     const { result, cpu } = measured;
     const generator = process.cpuUsage(generatorBefore);

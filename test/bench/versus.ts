@@ -38,12 +38,8 @@ const profileOf = (contender: Contender, profile: ServerProfile | null) => (cont
 /** `run`'s figures and CPU; with a profile, also a window of it named `label`. */
 async function measure<F>(contender: Contender, label: string, run: () => Promise<F>, profile: ServerProfile | null): Promise<Phase<F>> {
   const meter = await cpuMeter(contender.pid, contender.databaseUrl);
-  try {
-    const { result, cpu } = await meter.around(() => ServerProfile.within(profileOf(contender, profile), label, run));
-    return { figures: result, cpu };
-  } finally {
-    await meter.close();
-  }
+  const { result, cpu } = await meter.around(() => ServerProfile.within(profileOf(contender, profile), label, run));
+  return { figures: result, cpu };
 }
 
 async function versusShape(shape: Shape, quick: boolean, goal: number, profile: ServerProfile | null): Promise<Measured> {

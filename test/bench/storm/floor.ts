@@ -67,7 +67,7 @@ export async function stackFloor(traffic: Traffic, instances: number, schedulers
     const warmup = Math.ceil(rounds / 10);
     await inParallel(warmup, schedulers, round);
     const meter = await cpuMeter(child.pid!, database.url);
-    const { cpu } = await meter.around(() => inParallel(rounds, schedulers, round)).finally(() => meter.close());
+    const { cpu } = await meter.around(() => inParallel(rounds, schedulers, round));
     client.close();
     await assertWritten(database.url, Math.min(warmup, traffic.puts) + traffic.puts);
     return { server: cpu.server / instances, database: cpu.database / instances };

@@ -38,7 +38,6 @@ async function claimOn(contender: Contender, quick: boolean, profile: ServerProf
     const meter = await cpuMeter(contender.pid, contender.databaseUrl);
     const round = () => claimRound(client, { query: shape.query }, claimsOf(CLAIMS), 10);
     const { result, cpu } = await meter.around(() => ServerProfile.within(contender.name === 'ours' ? profile : null, 'claims (10 clients)', round));
-    await meter.close();
     const claims = result.acknowledged.length;
     const statementsAfter = await databaseStatements(client);
     process.stdout.write(countLine(contender.name, 'claims (10 clients)', claims, result.seconds, 'claims', cpu));

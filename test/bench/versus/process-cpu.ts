@@ -1,6 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { Client } from 'pg';
-import { cpuMsOf } from '../measure.js';
 
 /** CPU a server costs, in ms, split as the issue asks: the server, its database, and the rest of the host. */
 export interface CpuSplit {
@@ -41,47 +40,59 @@ function hostBusyMs(): number {
   return (user + nice + system + irq + softirq + steal) * TICK_MS;
 }
 
-interface Sample {
-  readonly host: number;
-  readonly server: ReadonlyMap<number, number>;
-  readonly backends: ReadonlyMap<number, number>;
-}
-
-function cpuOf(pids: number[]): Map<number, number> {
-  const out = new Map<number, number>();
-  for (const pid of pids) {
-    const ms = cpuMsOf(pid);
-    if (ms !== null) out.set(pid, ms);
+/** A process's CPU so far, in ms, and that of the children it has reaped (exited); null when it is gone. */
+function cpuWithReapedMs(pid: number): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (fields.slice(11, 15).reduce((sum, ticks) => sum + Number(ticks), 0) * 1000) / 100;
+  } catch {
+    return null;
   }
-  return out;
 }
-
-const spent = (before: ReadonlyMap<number, number>, after: ReadonlyMap<number, number>) =>
-  [...after].reduce((sum, [pid, ms]) => sum + ms - (before.get(pid) ?? 0), 0);
 
 /**
- * Samples a server's process tree and its database's backends (those connected to its database
- * now; a backend that exits between samples is lost, an undercount). Both servers of a
- * side-by-side run share one PostgreSQL, so only their own database's backends are counted.
+ * CPU a process tree has used so far, in ms: each member's, and that of the children its members
+ * reaped, so that a process which exits between two readings still counts (PostgreSQL's backends
+ * come and go under upstream's pool; uWSGI may respawn a worker). Null when the root is gone.
  */
-export async function cpuMeter(serverPid: number, databaseUrl: string) {
+export function treeCpuMs(root: number): number | null {
+  if (cpuWithReapedMs(root) === null) return null;
+  return processTree(root).reduce((sum, member) => sum + (cpuWithReapedMs(member) ?? 0), 0);
+}
+
+/** The postmaster of the PostgreSQL serving `databaseUrl`, on this host: the parent of a backend. */
+export async function postmasterOf(databaseUrl: string): Promise<number> {
   const client = new Client({ connectionString: databaseUrl });
   await client.connect();
-  const sample = async (): Promise<Sample> => {
-    const { rows } = await client.query<{ pid: number }>(
-      'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
-    return { host: hostBusyMs(), server: cpuOf(processTree(serverPid)), backends: cpuOf(rows.map((r) => r.pid)) };
-  };
+  try {
+    const { rows: [{ pid }] } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+    const postmaster = parentOf(pid);
+    if (postmaster === null) throw new Error(`PostgreSQL's backend ${pid} is not a process of this host: its CPU cannot be read`);
+    return postmaster;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Samples a server's process tree and PostgreSQL's (the postmaster, every process it started,
+ * and those of them that exited meanwhile). All of PostgreSQL is counted, its background writers
+ * and autovacuum included: the benches run one server at a time, so what PostgreSQL does
+ * meanwhile is that server's doing. Counting only the backends connected to the server's
+ * database at both readings missed those that exited in between, half of upstream's.
+ */
+export async function cpuMeter(serverPid: number, databaseUrl: string) {
+  const postmaster = await postmasterOf(databaseUrl);
+  const sample = () => ({ host: hostBusyMs(), server: treeCpuMs(serverPid) ?? NaN, database: treeCpuMs(postmaster) ?? NaN });
   return {
     /** Runs `work` and says what it cost. */
     async around<T>(work: () => Promise<T>): Promise<{ result: T; cpu: CpuSplit }> {
-      const before = await sample();
+      const before = sample();
       const result = await work();
-      const after = await sample();
-      const server = spent(before.server, after.server);
-      const database = spent(before.backends, after.backends);
+      const after = sample();
+      const server = after.server - before.server;
+      const database = after.database - before.database;
       return { result, cpu: { server, database, other: Math.max(0, after.host - before.host - server - database) } };
     },
-    close: () => client.end(),
   };
 }
