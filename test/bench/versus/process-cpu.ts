@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { Client } from 'pg';
 
 /** CPU a server costs, in ms, split as the issue asks: the server, its database, and the rest of the host. */
@@ -60,17 +60,24 @@ export function treeCpuMs(root: number): number | null {
   return processTree(root).reduce((sum, member) => sum + (cpuWithReapedMs(member) ?? 0), 0);
 }
 
-/** The postmaster of the PostgreSQL serving `databaseUrl`, on this host: the parent of a backend. */
+/**
+ * The postmaster of the PostgreSQL serving `databaseUrl`, on this host: the parent of a backend.
+ * That backend, the asking's own, has been reaped when this returns, so that its CPU does not
+ * land in the window measured next.
+ */
 export async function postmasterOf(databaseUrl: string): Promise<number> {
   const client = new Client({ connectionString: databaseUrl });
   await client.connect();
+  let backend: number | undefined;
   try {
-    const { rows: [{ pid }] } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
-    const postmaster = parentOf(pid);
-    if (postmaster === null) throw new Error(`PostgreSQL's backend ${pid} is not a process of this host: its CPU cannot be read`);
+    backend = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid;
+    const postmaster = parentOf(backend);
+    if (postmaster === null) throw new Error(`PostgreSQL's backend ${backend} is not a process of this host: its CPU cannot be read`);
     return postmaster;
   } finally {
     await client.end();
+    const deadline = Date.now() + 2_000;
+    while (backend !== undefined && existsSync(`/proc/${backend}`) && Date.now() < deadline) await new Promise((done) => setTimeout(done, 10));
   }
 }
 
