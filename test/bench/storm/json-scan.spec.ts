@@ -47,6 +47,18 @@ describe('JsonScan', () => {
     expect(scan.at).toBe(bytes.length);
   });
 
+  it("tells a string value that repeats its entry's name, byte for byte, and reads whole numbers and others alike", () => {
+    const bytes = Buffer.from(String.raw`{"a": {"r": "a", "n": 12345, "m": -7, "f": 2.5e1}, "b": {"r": "c"}, "\u0063": {"r": "c"}, "d": {"r": "\u0064"}}`);
+    const scan = new JsonScan(bytes);
+    const seen: unknown[] = [];
+    scan.entries((key) => scan.entries((field) => {
+      if (field.is('r')) seen.push([key.text(), scan.stringIs(key) ? 'itself' : scan.string()]);
+      else seen.push(scan.number());
+    }));
+    expect(seen).toEqual([['a', 'itself'], 12345, -7, 25, ['b', 'c'], ['c', 'c'], ['d', 'd']]);
+    expect(scan.at).toBe(bytes.length);
+  });
+
   it('throws on text that is not what it reads', () => {
     expect(() => new JsonScan(Buffer.from('[1]')).entries(() => undefined)).toThrow(/\{ expected at 0/);
     expect(() => new JsonScan(Buffer.from('{"a": 1 "b": 2}')).entries(() => undefined)).toThrow(/a comma or \} expected/);

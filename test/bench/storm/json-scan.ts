@@ -21,6 +21,13 @@ export class JsonKey {
   text(): string {
     return stringAt(this.bytes, this.start, this.end);
   }
+
+  /** Whether bytes[start, end) hold the same quoted text, byte for byte, neither escaped. */
+  sameBytes(bytes: Buffer, start: number, end: number): boolean {
+    if (end - start !== this.end - this.start || escaped(bytes, start, end)) return false;
+    for (let i = 0; i < end - start; i++) if (bytes[start + i] !== this.bytes[this.start + i]) return false;
+    return true;
+  }
 }
 
 function escaped(bytes: Buffer, start: number, end: number): boolean {
@@ -93,7 +100,23 @@ export class JsonScan {
     this.space();
     const start = this.at;
     this.at = this.scalarEnd(start);
-    return Number(this.bytes.toString('latin1', start, this.at));
+    // Counts and sizes are whole numbers: read where they lie; any other number is decoded.
+    let value = 0;
+    for (let i = start; i < this.at; i++) {
+      const digit = this.bytes[i] - 0x30;
+      if (digit < 0 || digit > 9 || value > Number.MAX_SAFE_INTEGER / 10) return Number(this.bytes.toString('latin1', start, this.at));
+      value = value * 10 + digit;
+    }
+    return value;
+  }
+
+  /** Whether the string value here is the same text as `key`'s name (no escapes in either), passing it when it is. */
+  stringIs(key: JsonKey): boolean {
+    this.space();
+    const end = this.stringEnd(this.at);
+    if (!key.sameBytes(this.bytes, this.at, end)) return false;
+    this.at = end;
+    return true;
   }
 
   /** The value here, passed over; where its bytes began and ended, to read it whole with JSON.parse. */
@@ -110,10 +133,10 @@ export class JsonScan {
   /** Just past the closing quote of the string opening at `start`. */
   private stringEnd(start: number): number {
     if (this.bytes[start] !== QUOTE) throw this.unexpected(start, 'a string');
-    let end = start;
-    for (;;) {
-      end = this.bytes.indexOf(QUOTE, end + 1);
-      if (end < 0) throw this.unexpected(this.bytes.length, 'the end of a string');
+    // A loop, not indexOf: the strings of an answer are short, and the native call costs more.
+    for (let end = start + 1; ; end++) {
+      while (end < this.bytes.length && this.bytes[end] !== QUOTE) end++;
+      if (end >= this.bytes.length) throw this.unexpected(this.bytes.length, 'the end of a string');
       let backslashes = 0;
       while (this.bytes[end - 1 - backslashes] === BACKSLASH) backslashes++;
       if (backslashes % 2 === 0) return end + 1;

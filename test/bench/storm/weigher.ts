@@ -42,7 +42,8 @@ export function pickAllocation(answer: Buffer, random: () => number, subset = HO
         let root = uuid;
         let free: number | undefined;
         scan.entries((field) => {
-          if (field.is('root_provider_uuid')) root = scan.string();
+          // A root is most often itself: then its uuid is not decoded again.
+          if (field.is('root_provider_uuid')) root = scan.stringIs(provider) ? uuid : scan.string();
           else if (field.is('resources')) free = memoryFree(scan);
         });
         roots.set(uuid, root);
