@@ -18,11 +18,14 @@ export interface Throughput {
   readonly serverCpuMs: number | null;
 }
 
-/** CPU time (user + system) a process has used, in ms, from /proc (Linux); null elsewhere. */
-export function cpuMsOf(pid: number | undefined): number | null {
+/**
+ * CPU time (user + system) a process has used, in ms, from /proc (Linux); null elsewhere.
+ * `withReaped` adds that of the children it has reaped (exited ones).
+ */
+export function cpuMsOf(pid: number | undefined, withReaped = false): number | null {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+    return (fields.slice(11, withReaped ? 15 : 13).reduce((sum, ticks) => sum + Number(ticks), 0) * 1000) / 100;
   } catch {
     return null;
   }

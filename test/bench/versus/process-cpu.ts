@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { Client } from 'pg';
+import { cpuMsOf } from '../measure.js';
 
 /** CPU a server costs, in ms, split as the issue asks: the server, its database, and the rest of the host. */
 export interface CpuSplit {
@@ -40,24 +41,14 @@ function hostBusyMs(): number {
   return (user + nice + system + irq + softirq + steal) * TICK_MS;
 }
 
-/** A process's CPU so far, in ms, and that of the children it has reaped (exited); null when it is gone. */
-function cpuWithReapedMs(pid: number): number | null {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (fields.slice(11, 15).reduce((sum, ticks) => sum + Number(ticks), 0) * 1000) / 100;
-  } catch {
-    return null;
-  }
-}
-
 /**
  * CPU a process tree has used so far, in ms: each member's, and that of the children its members
  * reaped, so that a process which exits between two readings still counts (PostgreSQL's backends
  * come and go under upstream's pool; uWSGI may respawn a worker). Null when the root is gone.
  */
 export function treeCpuMs(root: number): number | null {
-  if (cpuWithReapedMs(root) === null) return null;
-  return processTree(root).reduce((sum, member) => sum + (cpuWithReapedMs(member) ?? 0), 0);
+  if (cpuMsOf(root, true) === null) return null;
+  return processTree(root).reduce((sum, member) => sum + (cpuMsOf(member, true) ?? 0), 0);
 }
 
 /**
