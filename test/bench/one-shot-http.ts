@@ -7,6 +7,8 @@ import { connect } from 'node:net';
  */
 export class HttpReply {
   private text?: string;
+  /** When a one-shot request went and came back (oneShot sets it): storm --trace joins it to the server's own times. */
+  times?: ClientTimes;
 
   constructor(readonly status: number, readonly bytes: Buffer) {}
 
@@ -14,6 +16,22 @@ export class HttpReply {
     return this.text ??= this.bytes.toString('utf8');
   }
 }
+
+/**
+ * A one-shot request's moments on the monotonic clock every process of the host shares
+ * (process.hrtime), in milliseconds: asked (the connection opened), connected (the client's event
+ * loop saw it open and wrote the request), its answer's first bytes read and its last. `port`:
+ * the client's end of the connection, by which the server's times of it are found.
+ */
+export interface ClientTimes {
+  readonly port: number;
+  readonly asked: number;
+  readonly connected: number;
+  readonly firstRead: number;
+  readonly lastRead: number;
+}
+
+const nowMs = () => Number(process.hrtime.bigint()) / 1e6;
 
 const HEADERS_END = Buffer.from('\r\n\r\n');
 const LAST_CHUNK = Buffer.from('0\r\n\r\n');
@@ -102,12 +120,19 @@ export function oneShot(url: URL, method: string, headers: Record<string, string
     let received = 0;
     let head: Head | null = null;
     let tail = Buffer.alloc(0);
+    const asked = nowMs();
+    let port = 0, connected = 0, firstRead = 0;
     const socket = connect({ host: url.hostname, port: Number(url.port || 80), noDelay: true });
+    socket.once('connect', () => {
+      connected = nowMs();
+      port = socket.localPort ?? 0;
+    });
     const settle = (closed: boolean) => {
       try {
         const raw = Buffer.concat(chunks, received);
         const reply = completeResponse(raw, closed, head ?? undefined);
         if (!reply) return;
+        reply.times = { port, asked, connected, firstRead, lastRead: nowMs() };
         socket.destroy();
         resolve(reply);
       } catch (error) {
@@ -116,6 +141,7 @@ export function oneShot(url: URL, method: string, headers: Record<string, string
       }
     };
     socket.on('data', (chunk: Buffer) => {
+      if (received === 0) firstRead = nowMs();
       chunks.push(chunk);
       received += chunk.length;
       // Joining the bytes is left until they may be whole: a large answer comes in dozens of reads.

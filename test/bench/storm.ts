@@ -1,6 +1,6 @@
 /**
  * npm run bench:storm -- [--shape flat|nested] [--providers N] [--instances N] [--upstream-instances N]
- *   [--schedulers N] [--servers ours,upstream] [--projects N] [--wide] [--profile] [--load api|import] [--workers N]
+ *   [--schedulers N] [--servers ours,upstream] [--projects N] [--wide] [--profile] [--trace] [--load api|import] [--workers N]
  *   [--warmup N] [--weigh-ms N] [--seed N] [--json FILE]
  *
  * Issue 30's boot storm, ours and upstream Placement 8.0.0 side by side in one run on the same
@@ -12,10 +12,12 @@
  * CPU per scheduled instance of its process tree and of PostgreSQL, round trips, GET / and memory
  * meanwhile, and a consistency check. Ours' requests are then played to a bare node:http server
  * making one PostgreSQL round trip each (the stack's floor). --wide adds issue 30's wide tree,
- * asked about while the storm runs.
+ * asked about while the storm runs. --trace joins each of ours' requests as its server saw it to
+ * the scheduler's view of it, on the clock they share, and says where the time went.
  */
-import { writeFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { seededRandom } from '../support/seeded-random.js';
 import { createTestDatabase } from '../support/database.js';
 import { databaseStatements } from './claims-snapshot.js';
@@ -35,7 +37,9 @@ import { parseStormOptions, StormOptions } from './storm/options.js';
 import { candidatesPerFlavor, countDifferences } from './storm/probe.js';
 import { comparisonLines, floorLines, stormLines } from './storm/report.js';
 import { Floor, stackFloor, trafficOf } from './storm/floor.js';
+import { readServerTimes, traceLines } from './storm/request-trace.js';
 import { Instance, planInstances, storm } from './storm/scheduler.js';
+import { TRACE_ENV } from './storm/server-trace.js';
 import { warmUp } from './storm/warm-up.js';
 import { settle, transactionsOf } from './storm/statistics.js';
 import { watchServer } from './storm/watch.js';
@@ -117,6 +121,12 @@ async function main(): Promise<void> {
   const profile = options.profile ? new ServerProfile() : null;
   let floor: Floor | null = null;
   const env: Record<string, string> = options.workers > 0 ? { PLACEMENT_WORKERS: String(options.workers) } : {};
+  const nodeArgs = [...(profile?.nodeArgs ?? [])];
+  const traceDir = options.trace ? mkdtempSync(join(tmpdir(), 'pl-storm-trace-')) : null;
+  if (traceDir) {
+    env[TRACE_ENV] = join(traceDir, 'server');
+    nodeArgs.push('--require', resolve(__dirname, 'storm/server-trace.js'));
+  }
   // Imported: the cloud is in the database before ours starts (which is then kept at its stop, and dropped here).
   const imported = options.load === 'import' ? await createTestDatabase('pl_bench') : null;
   let ours: Contender | null = null;
@@ -126,7 +136,7 @@ async function main(): Promise<void> {
       const { seconds } = await importUpstreamState(cloudState(trees), imported.url);
       say(`  ours     imported as an upstream database (placement-admin import): ${providers} providers in ${seconds.toFixed(1)} s`);
     }
-    ours = await startOurs(env, profile?.nodeArgs, imported?.url);
+    ours = await startOurs(env, nodeArgs, imported?.url);
     if (!imported) {
       const loader = new BenchClient(ours.url, '1.39', true);
       const t0 = performance.now();
@@ -159,8 +169,14 @@ async function main(): Promise<void> {
       floor = await stackFloor(trafficOf(mine.result), mine.result.acknowledged.length, options.schedulers);
       for (const line of floorLines(mine, floor)) process.stdout.write(line);
     }
-    // The server wrote its profile as it exited.
+    // The server wrote its profile and its trace as it exited.
     if (profile) process.stdout.write(profile.report(20));
+    if (traceDir && mine) {
+      const server = readServerTimes(env[TRACE_ENV]);
+      for (const line of traceLines(server, [
+        { what: 'GET candidates', method: 'GET', timed: mine.result.gets }, { what: 'PUT allocations', method: 'PUT', timed: mine.result.puts },
+      ])) process.stdout.write(line);
+    }
     if (upstream) {
       reports.push(await stormOn(upstream, upstreamWarmup, instances.slice(0, options.upstreamInstances), options, null));
       for (const line of stormLines(reports[reports.length - 1])) process.stdout.write(line);
@@ -169,6 +185,7 @@ async function main(): Promise<void> {
     await ours?.stop();
     await upstream?.stop();
     await imported?.drop();
+    if (traceDir) rmSync(traceDir, { recursive: true, force: true });
   }
   const [mine, theirs] = [reports.find((r) => r.server === 'ours'), reports.find((r) => r.server === 'upstream')];
   if (mine && theirs) for (const line of comparisonLines(mine, theirs)) process.stdout.write(line);

@@ -4,13 +4,13 @@ describe('parseStormOptions', () => {
   it("defaults to issue 30's storm: flat 1,000, 1,000 instances on both servers, 10 schedulers, a project per instance", () => {
     expect(parseStormOptions([])).toEqual({
       shape: 'flat', providers: 1000, instances: 1000, upstreamInstances: 1000, schedulers: 10, servers: ['ours', 'upstream'],
-      projects: 0, wide: false, profile: false, seed: 30, load: 'api', workers: 0, warmup: 3000, weighMs: 0, json: undefined,
+      projects: 0, wide: false, profile: false, trace: false, seed: 30, load: 'api', workers: 0, warmup: 3000, weighMs: 0, json: undefined,
     });
   });
 
   it('reads a small smoke run, upstream booting as many as ours unless told', () => {
-    const options = parseStormOptions(['--shape', 'nested', '--providers', '50', '--instances', '40', '--servers', 'ours', '--projects', '1', '--wide', '--profile']);
-    expect(options).toMatchObject({ shape: 'nested', providers: 50, instances: 40, upstreamInstances: 40, servers: ['ours'], projects: 1, wide: true, profile: true });
+    const options = parseStormOptions(['--shape', 'nested', '--providers', '50', '--instances', '40', '--servers', 'ours', '--projects', '1', '--wide', '--profile', '--trace']);
+    expect(options).toMatchObject({ shape: 'nested', providers: 50, instances: 40, upstreamInstances: 40, servers: ['ours'], projects: 1, wide: true, profile: true, trace: true });
     expect(parseStormOptions(['--instances', '1000', '--upstream-instances', '200']).upstreamInstances).toBe(200);
     expect(parseStormOptions(['--instances', '40']).warmup).toBe(120);
     expect(parseStormOptions(['--warmup', '0']).warmup).toBe(0);

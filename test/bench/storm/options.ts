@@ -15,6 +15,8 @@ export interface StormOptions {
   readonly wide: boolean;
   /** Ours runs under V8's profiler and the storm's functions of most self time follow its figures. */
   readonly profile: boolean;
+  /** Ours records when each request reached it and left, and the storm says where its requests' time went (storm/request-trace.ts). */
+  readonly trace: boolean;
   readonly seed: number;
   /** How the cloud reaches ours: through the API, or as an upstream database imported (100,000 providers). */
   readonly load: 'api' | 'import';
@@ -37,7 +39,7 @@ export interface StormOptions {
 }
 
 export const USAGE = 'npm run bench:storm -- [--shape flat|nested] [--providers N] [--instances N] [--upstream-instances N] '
-  + '[--schedulers N] [--servers ours,upstream] [--projects N] [--wide] [--profile] [--load api|import] [--workers N] [--warmup N] [--weigh-ms N] [--seed N] [--json FILE]';
+  + '[--schedulers N] [--servers ours,upstream] [--projects N] [--wide] [--profile] [--trace] [--load api|import] [--workers N] [--warmup N] [--weigh-ms N] [--seed N] [--json FILE]';
 
 /**
  * Ours' CPU per instance still falls over the first few thousand instances (docs/performance.md,
@@ -51,9 +53,11 @@ export function parseStormOptions(argv: readonly string[]): StormOptions {
   const values = new Map<string, string>();
   let wide = false;
   let profile = false;
+  let trace = false;
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--wide') wide = true;
     else if (argv[i] === '--profile') profile = true;
+    else if (argv[i] === '--trace') trace = true;
     else if (VALUED.includes(argv[i]) && i + 1 < argv.length) values.set(argv[i], argv[++i]);
     else throw new Error(`unknown argument ${argv[i]}; usage: ${USAGE}`);
   }
@@ -72,7 +76,7 @@ export function parseStormOptions(argv: readonly string[]): StormOptions {
   return {
     shape, providers: count('--providers', 1000), instances, upstreamInstances: count('--upstream-instances', instances),
     schedulers: Math.max(1, count('--schedulers', 10)), servers: servers as StormOptions['servers'], projects: count('--projects', 0),
-    wide, profile, seed: count('--seed', 30), load, workers: count('--workers', 0), warmup: count('--warmup', Math.min(3 * instances, DEFAULT_WARMUP)),
+    wide, profile, trace, seed: count('--seed', 30), load, workers: count('--workers', 0), warmup: count('--warmup', Math.min(3 * instances, DEFAULT_WARMUP)),
     weighMs: count('--weigh-ms', 0), json: values.get('--json'),
   };
 }

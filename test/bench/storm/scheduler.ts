@@ -1,5 +1,6 @@
 import type { Acknowledged } from '../claims-check.js';
 import { BenchClient, inParallel } from '../http.js';
+import type { ClientTimes, HttpReply } from '../one-shot-http.js';
 import { seededRandom } from '../../support/seeded-random.js';
 import { seededUuid } from './cloud.js';
 import { drawFlavors, Flavor, queryOf } from './flavors.js';
@@ -28,8 +29,11 @@ export function planInstances(mix: readonly Flavor[], count: number, projects: n
   });
 }
 
-/** A request's time, and when it ended, in ms since the storm began (to look at a window of the storm). */
-export interface Timed { readonly at: number; readonly ms: number }
+/**
+ * A request's time, and when it ended, in ms since the storm began (to look at a window of the
+ * storm); `times`: its moments as the client saw them, for --trace.
+ */
+export interface Timed { readonly at: number; readonly ms: number; readonly times?: ClientTimes }
 
 export interface StormResult {
   readonly acknowledged: Acknowledged[];
@@ -79,12 +83,12 @@ export async function storm(
     failed++;
     if (failures.length < 5) failures.push(`${what} answered ${status}: ${body.slice(0, 400)}`);
   };
-  const timed = async <T>(into: Timed[], call: () => Promise<T>): Promise<T> => {
+  const timed = async (into: Timed[], call: () => Promise<HttpReply>): Promise<HttpReply> => {
     const t0 = performance.now();
-    const result = await call();
+    const reply = await call();
     const t1 = performance.now();
-    into.push({ at: t1 - started, ms: t1 - t0 });
-    return result;
+    into.push({ at: t1 - started, ms: t1 - t0, times: reply.times });
+    return reply;
   };
   await inParallel(instances.length, schedulers, async (i) => {
     const instance = instances[i];

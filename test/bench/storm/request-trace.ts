@@ -1,0 +1,72 @@
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import type { ClientTimes } from '../one-shot-http.js';
+import type { ServerTimes } from './server-trace.js';
+import type { Timed } from './scheduler.js';
+
+/**
+ * Where a request's time went, in milliseconds, from the client's asking to its reading the
+ * whole answer; the four parts add up to the client's time. `reach`: until the server's event
+ * loop accepted the connection; `waitToRead`: from then until it had read the request's head
+ * (the client writes it once it sees the connection open, then the server's loop must come round
+ * to it); `handling`: the server's, from the head read to the whole answer handed to the socket;
+ * `back`: from then until the client had read all of it (the kernel's part and its own loop's turn).
+ */
+export interface RequestParts {
+  readonly reach: number;
+  readonly waitToRead: number;
+  readonly handling: number;
+  readonly back: number;
+}
+
+const PARTS: readonly (keyof RequestParts)[] = ['reach', 'waitToRead', 'handling', 'back'];
+
+/** The server's record of each client request, found by the client's port among those the server accepted while the request was out. */
+export function joinTimes(client: readonly ClientTimes[], server: readonly ServerTimes[], method: string): RequestParts[] {
+  const byPort = new Map<number, ServerTimes[]>();
+  for (const times of server) {
+    if (times.method !== method) continue;
+    const same = byPort.get(times.port);
+    if (same) same.push(times);
+    else byPort.set(times.port, [times]);
+  }
+  const parts: RequestParts[] = [];
+  for (const asked of client) {
+    // Accepted while the request was out. Its end may come after the client's: the server's write
+    // wakes the client, which may read the answer before the server's next line runs.
+    const found = byPort.get(asked.port)?.find((s) => s.accepted >= asked.asked && s.accepted <= asked.lastRead);
+    if (!found) continue;
+    parts.push({
+      reach: found.accepted - asked.asked,
+      waitToRead: found.started - found.accepted,
+      handling: found.finished - found.started,
+      back: asked.lastRead - found.finished,
+    });
+  }
+  return parts;
+}
+
+/** Every file the server's processes wrote for `file` (server-trace.ts), read and then removed. */
+export function readServerTimes(file: string): ServerTimes[] {
+  const dir = dirname(file);
+  const written = readdirSync(dir).filter((name) => name.startsWith(`${basename(file)}.`));
+  const times = written.flatMap((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')) as ServerTimes[]);
+  for (const name of written) rmSync(join(dir, name));
+  return times;
+}
+
+const mean = (values: readonly number[]) => values.reduce((sum, v) => sum + v, 0) / values.length;
+const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
+
+/** One line per method: the means of the parts, which add up to the mean the client saw, and the server's own median. */
+export function traceLines(server: readonly ServerTimes[], requests: readonly { what: string; method: string; timed: readonly Timed[] }[]): string[] {
+  return requests.map(({ what, method, timed }) => {
+    const client = timed.flatMap((t) => (t.times ? [t.times] : []));
+    const parts = joinTimes(client, server, method);
+    if (parts.length === 0) return `  ours     ${what}: none of its ${timed.length} requests found in the server's trace\n`;
+    const [reach, waitToRead, handling, back] = PARTS.map((part) => mean(parts.map((p) => p[part])));
+    return `  ours     ${what}, traced on both sides (${parts.length} of ${timed.length}): mean ${(reach + waitToRead + handling + back).toFixed(2)} ms = `
+      + `reaching the server's loop ${reach.toFixed(2)} + its loop coming round to read it ${waitToRead.toFixed(2)} `
+      + `+ handling ${handling.toFixed(2)} (median ${median(parts.map((p) => p.handling)).toFixed(2)}) + the answer's way back ${back.toFixed(2)}\n`;
+  });
+}
