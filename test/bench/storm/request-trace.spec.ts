@@ -5,13 +5,13 @@ import type { ClientTimes } from '../one-shot-http.js';
 import { joinTimes, traceLines } from './request-trace.js';
 import { traceRequests, ServerTimes } from './server-trace.js';
 
-const client = (port: number, asked: number, lastRead: number): ClientTimes => ({ port, asked, connected: asked + 1, firstRead: lastRead - 1, lastRead });
+const client = (port: number, asked: number, lastRead: number, connected = asked + 1): ClientTimes => ({ port, asked, connected, firstRead: lastRead - 1, lastRead });
 const server = (port: number, method: string, accepted: number, started: number, finished: number): ServerTimes => ({ port, method, accepted, started, finished });
 
 describe("a storm's trace of its requests", () => {
   it("finds each request's own record by its port and time, though ports are used again", () => {
     const parts = joinTimes(
-      [client(40000, 100, 112), client(40000, 200, 209), client(40001, 300, 310), client(40003, 400, 405)],
+      [client(40000, 100, 112, 103), client(40000, 200, 209), client(40001, 300, 310), client(40003, 400, 405)],
       [
         server(40000, 'PUT', 101, 104, 110), server(40000, 'PUT', 202, 203, 205), server(40000, 'GET', 302, 303, 305), server(40002, 'PUT', 301, 302, 303),
         // The client read the answer before the server's clock was read after writing it.
@@ -20,9 +20,11 @@ describe("a storm's trace of its requests", () => {
       'PUT',
     );
     expect(parts).toEqual([
-      { reach: 1, waitToRead: 3, handling: 6, back: 2 },
-      { reach: 2, waitToRead: 1, handling: 2, back: 4 },
-      { reach: 1, waitToRead: 1, handling: 3.5, back: -0.5 },
+      // The client saw the connection open after the server accepted it...
+      { reach: 1, toWrite: 2, toRead: 1, handling: 6, back: 2 },
+      // ...or before.
+      { reach: 2, toWrite: 0, toRead: 1, handling: 2, back: 4 },
+      { reach: 1, toWrite: 0, toRead: 1, handling: 3.5, back: -0.5 },
     ]);
   });
 
@@ -32,8 +34,8 @@ describe("a storm's trace of its requests", () => {
       [server(1, 'GET', 1, 2, 8), server(2, 'GET', 2, 4, 14), server(3, 'GET', 3, 6, 26)],
       [{ what: 'GET candidates', method: 'GET', timed }, { what: 'PUT allocations', method: 'PUT', timed: [{ at: 0, ms: 0 }] }],
     );
-    expect(line).toBe("  ours     GET candidates, traced on both sides (3 of 3): mean 20.00 ms = reaching the server's loop 2.00 + its loop coming round "
-      + "to read it 2.00 + handling 12.00 (median 10.00) + the answer's way back 4.00\n");
+    expect(line).toBe("  ours     GET candidates, traced on both sides (3 of 3): mean 20.00 ms = reaching the server's loop 2.00 + the client writing it 0.00 "
+      + "+ the server's loop coming round to read it 2.00 + handling 12.00 (median 10.00) + the answer's way back 4.00\n");
     expect(missing).toBe("  ours     PUT allocations: none of its 1 requests found in the server's trace\n");
   });
 
@@ -62,9 +64,9 @@ describe("a storm's trace of its requests", () => {
       expect(gets).toHaveLength(2);
       expect(joinTimes(times.slice(2), trace.times(), 'PUT')).toHaveLength(1);
       gets.forEach((parts, i) => {
-        expect(Math.min(parts.reach, parts.waitToRead, parts.back)).toBeGreaterThanOrEqual(0);
+        expect(Math.min(parts.reach, parts.toWrite, parts.toRead, parts.back)).toBeGreaterThanOrEqual(0);
         expect(parts.handling).toBeGreaterThanOrEqual(29);
-        expect(parts.reach + parts.waitToRead + parts.handling + parts.back).toBeCloseTo(times[i].lastRead - times[i].asked, 6);
+        expect(parts.reach + parts.toWrite + parts.toRead + parts.handling + parts.back).toBeCloseTo(times[i].lastRead - times[i].asked, 6);
       });
     });
   });

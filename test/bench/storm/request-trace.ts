@@ -6,20 +6,22 @@ import type { Timed } from './scheduler.js';
 
 /**
  * Where a request's time went, in milliseconds, from the client's asking to its reading the
- * whole answer; the four parts add up to the client's time. `reach`: until the server's event
- * loop accepted the connection; `waitToRead`: from then until it had read the request's head
- * (the client writes it once it sees the connection open, then the server's loop must come round
- * to it); `handling`: the server's, from the head read to the whole answer handed to the socket;
- * `back`: from then until the client had read all of it (the kernel's part and its own loop's turn).
+ * whole answer; the parts add up to the client's time. `reach`: until the server's event loop
+ * accepted the connection; `toWrite`: from then until the client wrote the request (it does so
+ * once its own loop sees the connection open, which may come first: then 0); `toRead`: from
+ * then until the server's loop came round to read the request's head; `handling`: the
+ * server's, from the head read to the whole answer handed to the socket; `back`: from then
+ * until the client had read all of it (the kernel's part and the client's loop's turn).
  */
 export interface RequestParts {
   readonly reach: number;
-  readonly waitToRead: number;
+  readonly toWrite: number;
+  readonly toRead: number;
   readonly handling: number;
   readonly back: number;
 }
 
-const PARTS: readonly (keyof RequestParts)[] = ['reach', 'waitToRead', 'handling', 'back'];
+const PARTS: readonly (keyof RequestParts)[] = ['reach', 'toWrite', 'toRead', 'handling', 'back'];
 
 /** The server's record of each client request, found by the client's port among those the server accepted while the request was out. */
 export function joinTimes(client: readonly ClientTimes[], server: readonly ServerTimes[], method: string): RequestParts[] {
@@ -36,9 +38,11 @@ export function joinTimes(client: readonly ClientTimes[], server: readonly Serve
     // wakes the client, which may read the answer before the server's next line runs.
     const found = byPort.get(asked.port)?.find((s) => s.accepted >= asked.asked && s.accepted <= asked.lastRead);
     if (!found) continue;
+    const written = Math.max(found.accepted, asked.connected);
     parts.push({
       reach: found.accepted - asked.asked,
-      waitToRead: found.started - found.accepted,
+      toWrite: written - found.accepted,
+      toRead: found.started - written,
       handling: found.finished - found.started,
       back: asked.lastRead - found.finished,
     });
@@ -64,9 +68,9 @@ export function traceLines(server: readonly ServerTimes[], requests: readonly { 
     const client = timed.flatMap((t) => (t.times ? [t.times] : []));
     const parts = joinTimes(client, server, method);
     if (parts.length === 0) return `  ours     ${what}: none of its ${timed.length} requests found in the server's trace\n`;
-    const [reach, waitToRead, handling, back] = PARTS.map((part) => mean(parts.map((p) => p[part])));
-    return `  ours     ${what}, traced on both sides (${parts.length} of ${timed.length}): mean ${(reach + waitToRead + handling + back).toFixed(2)} ms = `
-      + `reaching the server's loop ${reach.toFixed(2)} + its loop coming round to read it ${waitToRead.toFixed(2)} `
+    const [reach, toWrite, toRead, handling, back] = PARTS.map((part) => mean(parts.map((p) => p[part])));
+    return `  ours     ${what}, traced on both sides (${parts.length} of ${timed.length}): mean ${(reach + toWrite + toRead + handling + back).toFixed(2)} ms = `
+      + `reaching the server's loop ${reach.toFixed(2)} + the client writing it ${toWrite.toFixed(2)} + the server's loop coming round to read it ${toRead.toFixed(2)} `
       + `+ handling ${handling.toFixed(2)} (median ${median(parts.map((p) => p.handling)).toFixed(2)}) + the answer's way back ${back.toFixed(2)}\n`;
   });
 }
