@@ -4,6 +4,7 @@ import { createTestDatabase, TestDatabase } from '#test/support/database.js';
 import { cuttingAtCommit } from '#test/support/cut-at-commit.js';
 import { AppendRequest, AppendResult, NO_STREAM, WrongExpectedRevision } from '../port.js';
 import { send } from './sql-client.js';
+import { CommitOutcomeUnknown } from './commit-outcome.js';
 import { PostgresEventStore } from './postgres-event-store.js';
 
 describe('appends that arrive together share one transaction (AppendBatches on PostgreSQL)', () => {
@@ -72,19 +73,62 @@ describe('appends that arrive together share one transaction (AppendBatches on P
     store.addInlineProjector(async (_tx, events) => {
       calls.push(events.map((event) => event.stream));
     });
-    const [taken] = fresh(1);
-    await store.append(one(taken, NO_STREAM));
-    calls.length = 0;
-    const streams = fresh(3);
+    const streams = fresh(4);
     const lead = `lead-${randomUUID()}`;
-    const outcomes = await Promise.allSettled([one(lead, NO_STREAM), one(streams[0], NO_STREAM), one(taken, NO_STREAM),
-      one(streams[1], NO_STREAM), one(streams[2], NO_STREAM)].map((append) => store.append(append)));
-    const commits = outcomes.flatMap((o) => (o.status === 'fulfilled' ? [o.value.position.commit] : []));
-    expect(commits).toHaveLength(4);
-    // Appends made in one tick share transactions (the first may go alone): one call for each, the refused append left out.
+    const outcomes = await Promise.all([lead, ...streams].map((s) => store.append(one(s, NO_STREAM))));
+    const commits = outcomes.map((o) => o.position.commit);
+    // Appends made in one tick share transactions (the first may go alone): one call for each.
     expect(calls).toHaveLength(new Set(commits).size);
     expect(calls.length).toBeLessThan(commits.length);
     expect(calls.flat()).toEqual([lead, ...streams]);
+  });
+
+  it("leaves a refused append's events out of what the transaction projects", async () => {
+    const store = storeOn(pool);
+    const calls: string[][] = [];
+    store.addInlineProjector(async (_tx, events) => {
+      calls.push(events.map((event) => event.stream));
+    });
+    const [taken] = fresh(1);
+    await store.append(one(taken, NO_STREAM, { first: true }));
+    const streams = fresh(3);
+    const outcomes = await together(store, [one(streams[0], NO_STREAM), one(taken, NO_STREAM), one(streams[1], NO_STREAM), one(streams[2], NO_STREAM)]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+    // Projected before it was written, the whole batch failed with the moved stream and was projected again without it.
+    expect(calls.at(-1)!.filter((stream) => !stream.startsWith('lead-'))).toEqual(streams);
+    expect(await projected([...streams, taken])).toEqual([...streams, taken].sort());
+    expect((await store.readStream(taken)).map((event) => event.data)).toEqual([{ first: true }]);
+  });
+
+  it('sends a batch whose revisions are all foreseen in one message: BEGIN, every append, the projections and the COMMIT', async () => {
+    const messages: string[] = [];
+    const counting = {
+      connect: async () => {
+        const client = await pool.connect();
+        return new Proxy(client, {
+          get(target, key) {
+            if (key !== 'query') return Reflect.get(target, key);
+            return (text: unknown, ...rest: unknown[]) => {
+              messages.push(typeof text === 'string' ? text : (text as { text: string }).text);
+              return (target.query as (...args: unknown[]) => Promise<unknown>).call(target, text, ...rest);
+            };
+          },
+        });
+      },
+      query: pool.query.bind(pool),
+    } as unknown as Pool;
+    const store = storeOn(counting);
+    // The connections learn their prepared statements first.
+    await together(store, fresh(3).map((s) => one(s, NO_STREAM)));
+    messages.length = 0;
+    const streams = fresh(3);
+    const outcomes = await together(store, streams.map((s) => one(s, NO_STREAM)));
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);
+    const batch = messages.filter((text) => text.includes(streams[0]));
+    expect(batch).toHaveLength(1);
+    expect(batch[0]).toMatch(/^BEGIN;\n[\s\S]*;\nCOMMIT$/);
+    for (const s of streams) expect(await store.readStream(s)).toHaveLength(1);
+    expect(await projected(streams)).toEqual([...streams].sort());
   });
 
   it('a transaction that fails as a whole is written again append by append: only the failing one fails', async () => {
@@ -130,6 +174,17 @@ describe('appends that arrive together share one transaction (AppendBatches on P
     const streams = fresh(3);
     const outcomes = await together(store, streams.map((s) => one(s, NO_STREAM)));
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);
+    for (const s of streams) expect(await new PostgresEventStore(pool).readStream(s)).toHaveLength(1);
+  });
+
+  it('answers every append with the doubt when its COMMIT was cut off and the outcome cannot be learned, and writes none of them again', async () => {
+    const cut = cuttingAtCommit(pool, 'after');
+    // The database cannot be asked whether the COMMIT held.
+    const store = storeOn({ connect: cut.connect.bind(cut), query: () => Promise.reject(new Error('the database is away')) } as unknown as Pool);
+    const streams = fresh(3);
+    const outcomes = await together(store, streams.map((s) => one(s, NO_STREAM)));
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    for (const o of outcomes) expect((o as PromiseRejectedResult).reason).toBeInstanceOf(CommitOutcomeUnknown);
     for (const s of streams) expect(await new PostgresEventStore(pool).readStream(s)).toHaveLength(1);
   });
 

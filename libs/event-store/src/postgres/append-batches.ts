@@ -45,9 +45,9 @@ interface Waiting {
  * Group commit for the appends of this process. Part of what a transaction costs PostgreSQL does
  * not grow with what it holds: its round trips, each waking the backend, BEGIN and COMMIT, the
  * lock of its streams and the projections' checkpoints (docs/performance.md). So appends
- * arriving while another is being written wait for it and are then written together:
- * every es_append in one message, the projections' statements with the one COMMIT. A batch costs
- * the round trips of one append alone; a lone append is written as before, without waiting.
+ * arriving while another is being written wait for it and are then written together
+ * (log-appends.ts, appendTogether): a batch costs the round trips of one append alone; a lone
+ * append is written as before, without waiting.
  *
  * One batch is in flight at a time: two could each hold a row the other's projections want
  * (a project's usage hours), and a batch that waits for a lock gives up soon. Each append

@@ -98,12 +98,75 @@ export async function appendAlone(pool: Pool, projectors: readonly InlineProject
 }
 
 /**
- * Several appends in one transaction and one COMMIT, each as es_append_or_conflict: one whose
- * stream moved is refused and leaves no trace, the others are written with their projections.
- * Their answers come before their projections, which must leave out the refused ones.
+ * Several appends in one transaction and one COMMIT. Where every event's revision is known
+ * beforehand (every command's), the whole transaction goes in one message, as an append alone
+ * does: most often no stream has moved, and a batch then costs one round trip, not two. If one
+ * had, that message wrote nothing and the batch is written as any other: each append as
+ * es_append_or_conflict, one whose stream moved refused and leaving no trace, the others written
+ * with their projections, which wait for the appends' answers to leave the refused ones out.
  * Throws, having written nothing, when the transaction fails as a whole before its COMMIT.
  */
 export async function appendTogether(
+  pool: Pool, projectors: readonly InlineProjector[], batch: readonly (readonly AppendRequest[])[],
+): Promise<BatchOutcome[]> {
+  if (batch.every(foreseen)) {
+    try {
+      return await appendForeseenTogether(pool, projectors, batch);
+    } catch (error) {
+      if ((error as { code?: string }).code !== WRONG_REVISION) throw error;
+    }
+  }
+  return appendEachOrConflict(pool, projectors, batch);
+}
+
+/**
+ * A batch whose revisions are all foreseen, projected before it is written and sent in one
+ * message; a stream that moved fails it whole (ES409), having written nothing.
+ */
+async function appendForeseenTogether(
+  pool: Pool, projectors: readonly InlineProjector[], batch: readonly (readonly AppendRequest[])[],
+): Promise<BatchOutcome[]> {
+  const client = await pool.connect();
+  const at = recording();
+  let mark: WrittenMark | undefined;
+  let committing = false;
+  let released = false;
+  try {
+    const tx = new BatchedSql(client);
+    tx.defer('BEGIN');
+    tx.defer(`SET LOCAL lock_timeout = '${BATCH_LOCK_TIMEOUT}'`);
+    tx.defer(LOCK_STREAMS, [[...new Set(batch.flatMap((requests) => requests.map((request) => request.stream)))]]);
+    const answers = batch.map((requests) => tx.hold(statementsOf(requests, at, LAST, '')));
+    for (const project of projectors) await project(tx, batch.flatMap((requests) => appendedAhead(requests, at)), THIS_TRANSACTION);
+    for (const requests of batch) mark = markOf(requests, at.fence, revisionsAhead(requests)) ?? mark;
+    committing = true;
+    await tx.commit();
+    return batch.map((requests, i) => ({ written: writtenBy(requests, answers[i].results!).written }));
+  } catch (error) {
+    if (committing && mark && outcomeInDoubt(error)) {
+      // The socket died with COMMIT sent. Committed, the transaction's last event stands for
+      // each append's position: all of them became visible with it. Not known, no append may be
+      // written again (it may hold): each is answered with what made it unknown.
+      client.release(true);
+      released = true;
+      let settled: LogPosition | 'not committed';
+      try {
+        settled = await resolveCommit(pool, mark, error);
+      } catch (unknown) {
+        return batch.map(() => ({ refused: unknown }));
+      }
+      if (settled !== 'not committed') return batch.map((requests) => ({ written: { position: settled, revisions: revisionsAhead(requests) } }));
+      throw error;
+    }
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    if (!released) client.release();
+  }
+}
+
+/** A batch append by append, each as es_append_or_conflict, its answers read before anything is projected. */
+async function appendEachOrConflict(
   pool: Pool, projectors: readonly InlineProjector[], batch: readonly (readonly AppendRequest[])[],
 ): Promise<BatchOutcome[]> {
   const client = await pool.connect();
