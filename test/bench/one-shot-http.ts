@@ -19,7 +19,7 @@ export class HttpReply {
 
 /**
  * A one-shot request's moments on the monotonic clock every process of the host shares
- * (process.hrtime), in milliseconds: asked (the connection opened), connected (the client's event
+ * (process.hrtime), in milliseconds: asked (as the connection was opened), connected (the client's event
  * loop saw it open and wrote the request), its answer's first bytes read and its last. `port`:
  * the client's end of the connection, by which the server's times of it are found.
  */
