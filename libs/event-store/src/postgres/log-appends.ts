@@ -50,13 +50,18 @@ const dateOf = (at: Recording) => new Date(Number(at.micros / 1000n));
 
 /**
  * One append in its own transaction. Where every event's revision is known beforehand (each
- * stream written to names its expected revision, as every command does), the events are
- * projected before they are written, with the time chosen for them, and BEGIN, es_append, the
- * projections' statements and the COMMIT go to PostgreSQL in one message, unless a projection
- * needs an answer on the way (a consumer's later claim reads what it held). Otherwise ('any'
- * with events) es_append answers first and its events are projected from that answer.
+ * stream written to names its expected revision, as every command does), it is written as
+ * appendForeseen writes: projected first, all in one message. Otherwise ('any' with events)
+ * es_append answers first and its events are projected from that answer.
  */
 export async function appendAlone(pool: Pool, projectors: readonly InlineProjector[], requests: readonly AppendRequest[]): Promise<AppendResult> {
+  if (foreseen(requests)) {
+    const [outcome] = await appendForeseen(pool, projectors, [requests]).catch((error: unknown) => {
+      throw translate(error, requests);
+    });
+    if ('refused' in outcome) throw outcome.refused;
+    return outcome.written;
+  }
   const client = await pool.connect();
   const at = recording();
   let mark: WrittenMark | undefined;
@@ -65,14 +70,6 @@ export async function appendAlone(pool: Pool, projectors: readonly InlineProject
   try {
     const tx = new BatchedSql(client);
     tx.defer('BEGIN');
-    if (foreseen(requests)) {
-      const answers = tx.hold(statementsOf(requests, at, LAST, ''));
-      for (const project of projectors) await project(tx, appendedAhead(requests, at), THIS_TRANSACTION);
-      mark = markOf(requests, at.fence, revisionsAhead(requests));
-      committing = true;
-      await tx.commit();
-      return writtenBy(requests, answers.results!).written;
-    }
     const projecting = projectors.length > 0;
     const answers = await tx.queryEach(statementsOf(requests, at, projecting ? RECORDED : LAST, ''));
     const { recorded, written } = writtenBy(requests, answers, projecting ? at : undefined);
@@ -111,7 +108,7 @@ export async function appendTogether(
 ): Promise<BatchOutcome[]> {
   if (batch.every(foreseen)) {
     try {
-      return await appendForeseenTogether(pool, projectors, batch);
+      return await appendForeseen(pool, projectors, batch);
     } catch (error) {
       if ((error as { code?: string }).code !== WRONG_REVISION) throw error;
     }
@@ -120,10 +117,14 @@ export async function appendTogether(
 }
 
 /**
- * A batch whose revisions are all foreseen, projected before it is written and sent in one
- * message; a stream that moved fails it whole (ES409), having written nothing.
+ * Appends whose revisions are all foreseen, in one transaction: their events projected before
+ * they are written, with the time chosen for them, and BEGIN, es_append, the projections'
+ * statements and the COMMIT sent in one message (unless a projection needs an answer on the way:
+ * a consumer's later claim reads what it held). A stream that moved fails it whole (ES409),
+ * having written nothing. Several appends lock their streams first, in one order, and do not
+ * wait long for a lock (BATCH_LOCK_TIMEOUT); one alone has es_append lock its own.
  */
-async function appendForeseenTogether(
+async function appendForeseen(
   pool: Pool, projectors: readonly InlineProjector[], batch: readonly (readonly AppendRequest[])[],
 ): Promise<BatchOutcome[]> {
   const client = await pool.connect();
@@ -134,8 +135,10 @@ async function appendForeseenTogether(
   try {
     const tx = new BatchedSql(client);
     tx.defer('BEGIN');
-    tx.defer(`SET LOCAL lock_timeout = '${BATCH_LOCK_TIMEOUT}'`);
-    tx.defer(LOCK_STREAMS, [[...new Set(batch.flatMap((requests) => requests.map((request) => request.stream)))]]);
+    if (batch.length > 1) {
+      tx.defer(`SET LOCAL lock_timeout = '${BATCH_LOCK_TIMEOUT}'`);
+      tx.defer(LOCK_STREAMS, [[...new Set(batch.flatMap((requests) => requests.map((request) => request.stream)))]]);
+    }
     const answers = batch.map((requests) => tx.hold(statementsOf(requests, at, LAST, '')));
     for (const project of projectors) await project(tx, batch.flatMap((requests) => appendedAhead(requests, at)), THIS_TRANSACTION);
     for (const requests of batch) mark = markOf(requests, at.fence, revisionsAhead(requests)) ?? mark;
