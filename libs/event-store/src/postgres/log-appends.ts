@@ -135,10 +135,7 @@ async function appendForeseen(
   try {
     const tx = new BatchedSql(client);
     tx.defer('BEGIN');
-    if (batch.length > 1) {
-      tx.defer(`SET LOCAL lock_timeout = '${BATCH_LOCK_TIMEOUT}'`);
-      tx.defer(LOCK_STREAMS, [[...new Set(batch.flatMap((requests) => requests.map((request) => request.stream)))]]);
-    }
+    if (batch.length > 1) lockStreamsOf(tx, batch);
     const answers = batch.map((requests) => tx.hold(statementsOf(requests, at, LAST, '')));
     for (const project of projectors) await project(tx, batch.flatMap((requests) => appendedAhead(requests, at)), THIS_TRANSACTION);
     for (const requests of batch) mark = markOf(requests, at.fence, revisionsAhead(requests)) ?? mark;
@@ -181,9 +178,8 @@ async function appendEachOrConflict(
   try {
     const tx = new BatchedSql(client);
     tx.defer('BEGIN');
-    tx.defer(`SET LOCAL lock_timeout = '${BATCH_LOCK_TIMEOUT}'`);
-    tx.defer(LOCK_STREAMS, [[...new Set(batch.flatMap((requests) => requests.map((request) => request.stream)))]]);
-    // Every append in one message: a batch costs the round trips of one append alone.
+    lockStreamsOf(tx, batch);
+    // Every append in one message, whose answers the projections wait for: they leave the refused appends out.
     const projecting = projectors.length > 0;
     const plans = batch.map((requests) => statementsOf(requests, at, projecting ? RECORDED : LAST, 'or conflict'));
     const answers = await tx.queryEach(plans.flat());
@@ -232,6 +228,15 @@ async function appendEachOrConflict(
   } finally {
     if (!released) client.release();
   }
+}
+
+/**
+ * A shared transaction's first statements: every stream of its appends locked in one order
+ * (LOCK_STREAMS), and no lock awaited longer than BATCH_LOCK_TIMEOUT.
+ */
+function lockStreamsOf(tx: BatchedSql, batch: readonly (readonly AppendRequest[])[]): void {
+  tx.defer(`SET LOCAL lock_timeout = '${BATCH_LOCK_TIMEOUT}'`);
+  tx.defer(LOCK_STREAMS, [[...new Set(batch.flatMap((requests) => requests.map((request) => request.stream)))]]);
 }
 
 /** Whether every event's revision is known before the append: each stream given events names its expected revision. */
