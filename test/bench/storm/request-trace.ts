@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { percentile } from '../measure.js';
 import type { ClientTimes } from '../one-shot-http.js';
 import type { ServerTimes } from './server-trace.js';
 import type { Timed } from './scheduler.js';
@@ -60,7 +61,6 @@ export function readServerTimes(file: string): ServerTimes[] {
 }
 
 const mean = (values: readonly number[]) => values.reduce((sum, v) => sum + v, 0) / values.length;
-const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
 
 /** One line per method: the means of the parts, which add up to the mean the client saw, and the server's own median. */
 export function traceLines(server: readonly ServerTimes[], requests: readonly { what: string; method: string; timed: readonly Timed[] }[]): string[] {
@@ -71,6 +71,6 @@ export function traceLines(server: readonly ServerTimes[], requests: readonly { 
     const [reach, toWrite, toRead, handling, back] = PARTS.map((part) => mean(parts.map((p) => p[part])));
     return `  ours     ${what}, traced on both sides (${parts.length} of ${timed.length}): mean ${(reach + toWrite + toRead + handling + back).toFixed(2)} ms = `
       + `reaching the server's loop ${reach.toFixed(2)} + the client writing it ${toWrite.toFixed(2)} + the server's loop coming round to read it ${toRead.toFixed(2)} `
-      + `+ handling ${handling.toFixed(2)} (median ${median(parts.map((p) => p.handling)).toFixed(2)}) + the answer's way back ${back.toFixed(2)}\n`;
+      + `+ handling ${handling.toFixed(2)} (median ${percentile(parts.map((p) => p.handling).sort((a, b) => a - b), 50).toFixed(2)}) + the answer's way back ${back.toFixed(2)}\n`;
   });
 }
