@@ -1,4 +1,5 @@
 export * from './port.js';
+export { appendOnceAnswered } from './append-after.js';
 export * from './postgres/postgres-event-store.js';
 export * from './postgres/event-store-schema.js';
 export * from './indexed-lookups.js';

@@ -43,6 +43,27 @@ describe('instrumentAppends', () => {
     expect(seen[0].seconds).toBeGreaterThanOrEqual(0);
   });
 
+  it("hands on the store's own promise, which appendAfter names appends by, and times appendAfter too", async () => {
+    const seen: AppendOutcome[] = [];
+    const answer = Promise.resolve({ position: START, revisions: {} });
+    const earlier: Promise<AppendResult>[][] = [];
+    const store = Object.assign(new ScriptedStore(), {
+      appendAfter: (after: readonly Promise<AppendResult>[], _requests: readonly AppendRequest[]) => {
+        earlier.push([...after]);
+        return answer;
+      },
+    });
+    store.next = () => answer;
+    const timed = instrumentAppends(store, { appended: (outcome) => seen.push(outcome) });
+    const first = timed.append(twoStreams);
+    expect(first).toBe(answer);
+    await expect(timed.appendAfter([first], twoStreams)).resolves.toBeDefined();
+    expect(earlier).toEqual([[answer]]);
+    await answer;
+    expect(seen).toEqual(['ok', 'ok']);
+    expect(instrumentAppends<EventStore>(new ScriptedStore(), { appended: () => undefined }).appendAfter).toBeUndefined();
+  });
+
   it('reports a WrongExpectedRevision as a conflict and rethrows it unchanged', async () => {
     const { store, seen, instrumented } = given();
     const lost = new WrongExpectedRevision('provider-a', 0);

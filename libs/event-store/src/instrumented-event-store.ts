@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { AppendRequest, EventStore, WrongExpectedRevision } from './port.js';
+import { AppendRequest, AppendResult, EventStore, WrongExpectedRevision } from './port.js';
 
 export type AppendOutcome = 'ok' | 'conflict' | 'error';
 
@@ -15,22 +15,23 @@ export interface AppendObserver {
  * stay reachable through the value the application holds.
  */
 export function instrumentAppends<S extends EventStore>(store: S, observer: AppendObserver): S {
-  const append = async (requests: readonly AppendRequest[]) => {
+  // The adapter's own promise is handed on, not a wrapper: appendAfter knows appends by it.
+  const timed = (requests: readonly AppendRequest[], appending: Promise<AppendResult>) => {
     const started = performance.now();
     const events = requests.reduce((sum, request) => sum + request.events.length, 0);
-    try {
-      const result = await store.append(requests);
-      observer.appended('ok', (performance.now() - started) / 1000, events);
-      return result;
-    } catch (error) {
-      const outcome = error instanceof WrongExpectedRevision ? 'conflict' : 'error';
-      observer.appended(outcome, (performance.now() - started) / 1000, events);
-      throw error;
-    }
+    appending.then(
+      () => observer.appended('ok', (performance.now() - started) / 1000, events),
+      (error) => observer.appended(error instanceof WrongExpectedRevision ? 'conflict' : 'error', (performance.now() - started) / 1000, events),
+    );
+    return appending;
   };
+  const append = (requests: readonly AppendRequest[]) => timed(requests, store.append(requests));
+  const appendAfter = store.appendAfter
+    && ((earlier: readonly Promise<AppendResult>[], requests: readonly AppendRequest[]) => timed(requests, store.appendAfter!(earlier, requests)));
   return new Proxy(store, {
     get(target, property) {
       if (property === 'append') return append;
+      if (property === 'appendAfter') return appendAfter;
       const value = Reflect.get(target, property, target);
       return typeof value === 'function' ? value.bind(target) : value;
     },

@@ -144,6 +144,14 @@ export interface Subscription {
 export interface EventStore {
   /** Atomic over every stream: all events are written, or none. */
   append(requests: readonly AppendRequest[]): Promise<AppendResult>;
+  /**
+   * An append that rests on what appends still on their way will leave (the promises `append`
+   * gave for them): written only if every one of them is, in the same transaction where the store
+   * can, else refused with WrongExpectedRevision. A store without it is given such an append once
+   * those are answered (CommandRunner): their revisions alone cannot tell, as another writer may
+   * have taken the revision a refused one expected to write.
+   */
+  appendAfter?(earlier: readonly Promise<AppendResult>[], requests: readonly AppendRequest[]): Promise<AppendResult>;
   readStream(stream: string, fromRevision?: number): Promise<RecordedEvent[]>;
   /** Part of one stream in revision order (descending backwards); [] for a stream never written. */
   readStreamRange(stream: string, range: StreamRange): Promise<RecordedEvent[]>;

@@ -131,6 +131,49 @@ describe('appends that arrive together share one transaction (AppendBatches on P
     expect(await projected(streams)).toEqual([...streams].sort());
   });
 
+  describe('an append resting on another on its way (appendAfter)', () => {
+    /** A lead written alone, then `first` and the append resting on it, made in the same tick: they share the next transaction. */
+    const chained = (store: PostgresEventStore, first: AppendRequest[], after: AppendRequest[]) => {
+      const lead = store.append(one(`lead-${randomUUID()}`, NO_STREAM));
+      const earlier = store.append(first);
+      return Promise.allSettled([earlier, store.appendAfter([earlier], after), lead]).then((all) => all.slice(0, 2));
+    };
+
+    it('is written in the same transaction, behind it', async () => {
+      const store = storeOn(pool);
+      const [s] = fresh(1);
+      const outcomes = await chained(store, one(s, NO_STREAM, { n: 0 }), one(s, 0, { n: 1 }));
+      expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled']);
+      const [first, second] = outcomes as PromiseFulfilledResult<AppendResult>[];
+      expect(second.value.position.commit).toBe(first.value.position.commit);
+      expect((await store.readStream(s)).map((event) => event.data)).toEqual([{ n: 0 }, { n: 1 }]);
+    });
+
+    it('is refused with it, even where another writer took the revision the refused one expected to write', async () => {
+      const store = storeOn(pool);
+      const [s] = fresh(1);
+      await store.append(one(s, NO_STREAM, { by: 'first' }));
+      await store.append(one(s, 0, { by: 'another writer' }));
+      // The earlier append still expects revision 0; the one resting on it expects what it would
+      // have written, revision 1, which the other writer holds: its own check alone would pass.
+      const outcomes = await chained(store, one(s, 0, { by: 'stale' }), one(s, 1, { by: 'resting on stale' }));
+      expect(outcomes.map((o) => o.status === 'rejected' && o.reason)).toEqual([new WrongExpectedRevision(s, 0), new WrongExpectedRevision(s, 1)]);
+      expect((await store.readStream(s)).map((event) => event.data)).toEqual([{ by: 'first' }, { by: 'another writer' }]);
+      expect(await heads([s])).toEqual({ [s]: 1 });
+      expect(await projected([s])).toEqual([s, s]);
+    });
+
+    it('is refused once the one it rests on was refused in an earlier transaction', async () => {
+      const store = storeOn(pool);
+      const [s] = fresh(1);
+      await store.append(one(s, NO_STREAM));
+      const refused = store.append(one(s, NO_STREAM));
+      await expect(refused).rejects.toBeInstanceOf(WrongExpectedRevision);
+      await expect(store.appendAfter([refused], one(s, 0))).rejects.toBeInstanceOf(WrongExpectedRevision);
+      expect(await store.readStream(s)).toHaveLength(1);
+    });
+  });
+
   it('a transaction that fails as a whole is written again append by append: only the failing one fails', async () => {
     const store = storeOn(pool);
     const [good1, poisoned, good2] = fresh(3);

@@ -7,21 +7,21 @@ const streamsOf = (batch: readonly (readonly AppendRequest[])[]) => batch.map((o
 
 /** A writer that records what it was asked to write and finishes each write when told to. */
 function recordingWriter(answer: (stream: string) => 'written' | 'refused' = () => 'written') {
-  const writes: { kind: 'alone' | 'together'; streams: string[]; finish(): void }[] = [];
+  const writes: { kind: 'alone' | 'together'; streams: string[]; chained?: readonly boolean[]; finish(): void }[] = [];
   let failTogether = false;
-  const pending = <T>(kind: 'alone' | 'together', streams: string[], outcome: () => T) => new Promise<T>((resolve, reject) => {
-    writes.push({ kind, streams, finish: () => { try { resolve(outcome()); } catch (error) { reject(error); } } });
+  const pending = <T>(kind: 'alone' | 'together', streams: string[], outcome: () => T, chained?: readonly boolean[]) => new Promise<T>((resolve, reject) => {
+    writes.push({ kind, streams, chained, finish: () => { try { resolve(outcome()); } catch (error) { reject(error); } } });
   });
   const writer: AppendWriter = {
     alone: (ordered) => pending('alone', streamsOf([ordered]), () => {
       if (answer(ordered[0].stream) === 'refused') throw new WrongExpectedRevision(ordered[0].stream, -1);
       return resultOf(ordered);
     }),
-    together: (batch) => pending('together', streamsOf(batch), () => {
+    together: (batch, chained) => pending('together', streamsOf(batch), () => {
       if (failTogether) throw new Error('a projection failed');
       return batch.map((ordered): BatchOutcome => (answer(ordered[0].stream) === 'refused'
         ? { refused: new WrongExpectedRevision(ordered[0].stream, -1) } : { written: resultOf(ordered) }));
-    }),
+    }, chained),
   };
   return { writer, writes, failNextTogether: () => { failTogether = true; } };
 }
@@ -125,5 +125,94 @@ describe('AppendBatches: appends that arrive while another is written share the 
     await settled();
     writes[1].finish();
     await expect(later).resolves.toEqual(resultOf(append('later')));
+  });
+});
+
+describe('AppendBatches: an append resting on another of this process (appendAfter)', () => {
+  it('joins the transaction of the one it rests on when that one still waits, marked as resting on an earlier append', async () => {
+    const { writer, writes } = recordingWriter();
+    const batches = new AppendBatches(writer);
+    void batches.append(append('lead'));
+    const a = batches.append(append('a'));
+    const c = batches.append(append('c'));
+    const b = batches.appendAfter([a], append('b'));
+    writes[0].finish();
+    await settled();
+    expect(writes.map((w) => [w.kind, w.streams, w.chained])).toEqual([
+      ['alone', ['lead'], undefined], ['together', ['a', 'c', 'b'], [false, false, true]],
+    ]);
+    writes[1].finish();
+    await expect(Promise.all([a, b, c])).resolves.toHaveLength(3);
+  });
+
+  it('refuses it, writing nothing, once the one it rests on was refused in the transaction before', async () => {
+    const { writer, writes } = recordingWriter((stream) => (stream === 'moved' ? 'refused' : 'written'));
+    const batches = new AppendBatches(writer);
+    const moved = batches.append(append('moved'));
+    const after = batches.appendAfter([moved], append('after'));
+    writes[0].finish();
+    await expect(moved).rejects.toBeInstanceOf(WrongExpectedRevision);
+    await expect(after).rejects.toEqual(new WrongExpectedRevision('after', -1));
+    expect(writes.map((w) => w.streams)).toEqual([['moved']]);
+  });
+
+  it('writes it alone once the one it rests on is written, when their shared transaction failed as a whole', async () => {
+    const { writer, writes, failNextTogether } = recordingWriter();
+    const batches = new AppendBatches(writer);
+    void batches.append(append('lead'));
+    const a = batches.append(append('a'));
+    const b = batches.appendAfter([a], append('b'));
+    failNextTogether();
+    writes[0].finish();
+    await settled();
+    writes[1].finish();
+    await settled();
+    // 'a' alone at once; 'b' only once 'a' is written.
+    expect(writes.slice(2).map((w) => [w.kind, w.streams])).toEqual([['alone', ['a']]]);
+    writes[2].finish();
+    await settled();
+    expect(writes.slice(3).map((w) => [w.kind, w.streams])).toEqual([['alone', ['b']]]);
+    writes[3].finish();
+    await expect(b).resolves.toEqual(resultOf(append('b')));
+  });
+
+  it('waits, out of the queue, for the one it rests on while that one is written alone, and is then written', async () => {
+    const { writer, writes, failNextTogether } = recordingWriter();
+    const batches = new AppendBatches(writer);
+    void batches.append(append('lead'));
+    const a = batches.append(append('a'));
+    void batches.append(append('c'));
+    writes[0].finish();
+    await settled();
+    // 'a' and 'c' are being written together; 'b' arrives resting on 'a', and their transaction fails.
+    const b = batches.appendAfter([a], append('b'));
+    const d = batches.append(append('d'));
+    failNextTogether();
+    writes[1].finish();
+    await settled();
+    // 'a' and 'c' alone, and 'd' goes on without waiting for 'b', which waits for 'a'.
+    expect(writes.slice(2).map((w) => [w.kind, w.streams])).toEqual([['alone', ['a']], ['alone', ['c']], ['alone', ['d']]]);
+    writes[2].finish();
+    await settled();
+    expect(writes.slice(5).map((w) => [w.kind, w.streams])).toEqual([]);
+    writes[4].finish();
+    await settled();
+    expect(writes.slice(5).map((w) => [w.kind, w.streams])).toEqual([['alone', ['b']]]);
+    writes[5].finish();
+    await expect(Promise.all([b, d])).resolves.toHaveLength(2);
+  });
+
+  it('waits for an append it does not know (given by another path) to be answered', async () => {
+    const { writer, writes } = recordingWriter();
+    const batches = new AppendBatches(writer);
+    let answer!: (result: AppendResult) => void;
+    const elsewhere = new Promise<AppendResult>((resolve) => (answer = resolve));
+    const after = batches.appendAfter([elsewhere], append('after'));
+    await settled();
+    expect(writes).toHaveLength(0);
+    answer(resultOf(append('x')));
+    await settled();
+    writes[0].finish();
+    await expect(after).resolves.toEqual(resultOf(append('after')));
   });
 });

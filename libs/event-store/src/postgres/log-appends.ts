@@ -104,7 +104,7 @@ export async function appendAlone(pool: Pool, projectors: readonly InlineProject
  * Throws, having written nothing, when the transaction fails as a whole before its COMMIT.
  */
 export async function appendTogether(
-  pool: Pool, projectors: readonly InlineProjector[], batch: readonly (readonly AppendRequest[])[],
+  pool: Pool, projectors: readonly InlineProjector[], batch: readonly (readonly AppendRequest[])[], chained: readonly boolean[] = [],
 ): Promise<BatchOutcome[]> {
   if (batch.every(foreseen)) {
     try {
@@ -113,7 +113,12 @@ export async function appendTogether(
       if ((error as { code?: string }).code !== WRONG_REVISION) throw error;
     }
   }
-  return appendEachOrConflict(pool, projectors, batch);
+  // An append resting on an earlier one of the batch cannot be written on its own check: if that
+  // one is refused, another writer may hold the revisions it expected. It is refused, and decided again.
+  const free = batch.filter((_, i) => !chained[i]);
+  const outcomes = free.length > 0 ? await appendEachOrConflict(pool, projectors, free) : [];
+  let next = 0;
+  return batch.map((requests, i) => (chained[i] ? { refused: wrongRevision(requests[0].stream, requests) } : outcomes[next++]));
 }
 
 /**

@@ -9,6 +9,7 @@ import { countEvents, pollLog, readAll, readHead, readRequest, readStream, readS
 import { holdAppends } from './hold-appends.js';
 import { streamsWith } from './stream-lookup.js';
 import { AppendBatches } from './append-batches.js';
+import { appendOnceAnswered } from '../append-after.js';
 
 export interface PostgresEventStoreOptions {
   readonly pollIntervalMs?: number;
@@ -31,7 +32,7 @@ export class PostgresEventStore implements EventStore {
     this.projectors.push(projector);
     this.batches ??= new AppendBatches({
       alone: (ordered) => appendAlone(this.pool, this.projectors, ordered),
-      together: (batch) => appendTogether(this.pool, this.projectors, batch),
+      together: (batch, chained) => appendTogether(this.pool, this.projectors, batch, chained),
     });
   }
 
@@ -39,6 +40,10 @@ export class PostgresEventStore implements EventStore {
     // In the caller's order: the log records an append's events as given (a parent before its
     // child), and es_append locks the streams in code-point order itself.
     return this.batches ? this.batches.append(requests) : appendAlone(this.pool, this.projectors, requests);
+  }
+
+  appendAfter(earlier: readonly Promise<AppendResult>[], requests: readonly AppendRequest[]): Promise<AppendResult> {
+    return this.batches ? this.batches.appendAfter(earlier, requests) : appendOnceAnswered(earlier, requests, (ordered) => this.append(ordered));
   }
 
   readStream(stream: string, fromRevision = 0): Promise<RecordedEvent[]> {
