@@ -3,6 +3,9 @@ import { DeciderStates, Loaded, StreamType } from './decider-states.js';
 
 interface Fact { readonly type: string; readonly data: object }
 
+/** A stream as an attempt's append will leave it. */
+export interface StreamAhead { readonly stream: string; readonly revision: number; readonly state: unknown }
+
 /**
  * Where an attempt takes a stream's state without reading it: preloaded by the caller, or what
  * this process last knew of it. Only a first attempt has one.
@@ -15,8 +18,9 @@ export type Seed = <State>(stream: string, type: StreamType<State, any>) => Load
  * write can only follow a load: what was decided on is what the append checks.
  */
 export class Attempt {
-  private readonly loaded = new Map<string, { state: unknown; revision: number; type: StreamType<any, any>; seeded: boolean }>();
+  private readonly loaded = new Map<string, { state: unknown; revision: number; type: StreamType<any, any>; seeded: boolean; appending?: Promise<AppendResult> }>();
   private readonly decided = new Map<string, Fact[]>();
+  private written?: StreamAhead[];
 
   constructor(private readonly states: DeciderStates, private readonly seed?: Seed) {}
 
@@ -25,8 +29,8 @@ export class Attempt {
     const known = this.loaded.get(stream);
     if (known) return known.state as State;
     const seeded = this.seed?.(stream, type);
-    const { state, revision } = seeded ?? await this.states.load(stream, type);
-    this.loaded.set(stream, { state, revision, type, seeded: seeded !== undefined });
+    const { state, revision, appending } = seeded ?? await this.states.load(stream, type);
+    this.loaded.set(stream, { state, revision, type, seeded: seeded !== undefined, appending });
     return state;
   }
 
@@ -56,6 +60,11 @@ export class Attempt {
     return false;
   }
 
+  /** The appends on their way whose outcome this one's rests on: those that will leave a stream it writes in the state it decided on. */
+  get restsOn(): Promise<AppendResult>[] {
+    return [...new Set([...this.decided].filter(([, events]) => events.length > 0).flatMap(([stream]) => this.loaded.get(stream)!.appending ?? []))];
+  }
+
   /** The append this attempt decided: each stream it wrote events to, expecting the revision it was loaded at. */
   appends(metadata: EventMetadata): AppendRequest[] {
     return [...this.decided.entries()].filter(([, events]) => events.length > 0).map(([stream, events]) => ({
@@ -64,17 +73,23 @@ export class Attempt {
   }
 
   /**
-   * Once appended, each written stream's state is known without reading it back: evolved by the
-   * events in the form a read of the log gives them (PostgreSQL's jsonb orders keys, and messages
-   * listing resource classes follow that order).
+   * What each written stream will be once the append is written: its revision, and its state
+   * evolved by the events in the form a read of the log gives them (PostgreSQL's jsonb orders keys,
+   * and messages listing resource classes follow that order).
    */
-  remember(result: AppendResult): void {
-    for (const [stream, events] of this.decided) {
+  ahead(): readonly StreamAhead[] {
+    this.written ??= [...this.decided].filter(([, events]) => events.length > 0).map(([stream, events]) => {
       const { state, revision, type } = this.loaded.get(stream)!;
-      const head = result.revisions[stream];
-      if (events.length === 0 || head !== revision + events.length) continue;
       const stored = events.map((event) => ({ type: event.type, data: this.states.storedForm(event.data) }));
-      this.states.remember(stream, head, stored.reduce(type.evolve, state));
+      return { stream, revision: revision + events.length, state: stored.reduce(type.evolve, state) };
+    });
+    return this.written;
+  }
+
+  /** Once appended, each written stream's state is known without reading it back. */
+  remember(result: AppendResult): void {
+    for (const { stream, revision, state } of this.ahead()) {
+      if (result.revisions[stream] === revision) this.states.remember(stream, revision, state);
     }
   }
 }

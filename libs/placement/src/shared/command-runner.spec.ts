@@ -147,6 +147,53 @@ describe('CommandRunner', () => {
     expect((await store.readStream('counter-a')).map((e) => e.data)).toEqual([0, 1, 2, 3].map((n) => ({ n })));
   });
 
+  /** Holds every append of the store until the gate opens. */
+  const gateAppends = () => {
+    const original = store.append.bind(store);
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    jest.spyOn(store, 'append').mockImplementation(async (requests) => {
+      await gate;
+      return original(requests);
+    });
+    return open;
+  };
+  const tickAs = (name: string, seen: string[]) => runner.run(CALLER, async (attempt) => {
+    const n = await attempt.load('counter-a', COUNTER);
+    seen.push(`${name} ${n}`);
+    attempt.write('counter-a', [{ type: 'Ticked', data: { n, by: name } }]);
+  }, { turns: ['counter-a'], presumedNew: () => true });
+
+  it('lets the next command in turn decide on what the append on its way will leave, without reading it', async () => {
+    const open = gateAppends();
+    const reads = jest.spyOn(store, 'readStream');
+    const seen: string[] = [];
+    const both = Promise.all([tickAs('first', seen), tickAs('second', seen)]);
+    await new Promise((resolve) => setImmediate(resolve));
+    // The second decided while the first's append was still on its way.
+    expect(seen).toEqual(['first 0', 'second 1']);
+    open();
+    await both;
+    expect(reads).not.toHaveBeenCalled();
+    expect((await store.readStream('counter-a')).map((e) => e.data)).toEqual([{ n: 0, by: 'first' }, { n: 1, by: 'second' }]);
+  });
+
+  it('decides the next command again, once the first is answered, when the append it rested on is refused', async () => {
+    await tickAs('before', []);
+    // Another process takes revision 1, the one the first command will expect to write.
+    await store.append([{ stream: 'counter-a', expectedRevision: 'any', events: [ticked(99)] }]);
+    const open = gateAppends();
+    const seen: string[] = [];
+    const both = Promise.all([tickAs('first', seen), tickAs('second', seen)]);
+    await new Promise((resolve) => setImmediate(resolve));
+    open();
+    await both;
+    // The second's append expects revision 1, where the other writer's event is: its own check
+    // would pass. It rested on the first's refused append, so it is decided again, not written on 99.
+    expect(seen).toEqual(['first 1', 'second 2', 'first 2', 'second 3']);
+    expect((await store.readStream('counter-a')).map((e) => e.data)).toEqual([{ n: 0, by: 'before' }, { n: 99 }, { n: 2, by: 'first' }, { n: 3, by: 'second' }]);
+  });
+
   it('reads before deciding once its guesses are stale too often (another process writes the same streams)', async () => {
     const tick = () => runner.run(CALLER, async (attempt) => {
       attempt.write('counter-a', [ticked(await attempt.load('counter-a', COUNTER))]);

@@ -1,11 +1,13 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { AppendRequest, AppendResult, EVENT_STORE, EventStore, WrongExpectedRevision } from '#event-store/index.js';
+import {
+  AppendRequest, AppendResult, EVENT_STORE, EventMetadata, EventStore, WrongExpectedRevision, appendOnceAnswered,
+} from '#event-store/index.js';
 import { AcknowledgedWrites } from './acknowledged-writes.js';
 import { Attempt } from './attempt.js';
 import { Caller, metadataOf } from './caller.js';
 import { DeciderStates, Loaded } from './decider-states.js';
 import { GuessRecord } from './guess-record.js';
-import { KeyedLock } from './keyed-lock.js';
+import { KeyedLock, Turn } from './keyed-lock.js';
 
 /** Retrying a lost race is cheap: the state is cached and only newer events are read. */
 export const MAX_ATTEMPTS = 10;
@@ -17,7 +19,8 @@ export interface RunOptions {
   readonly metadata?: Readonly<Record<string, string>>;
   /**
    * Streams the command will likely write. Commands sharing one take turns in this process
-   * (KeyedLock) instead of racing each other to the log, whose check then only meets other processes.
+   * (KeyedLock) instead of racing each other to the log, whose check then only meets other
+   * processes; a turn passes on once the command's append is on its way (decideAndAppend).
    */
   readonly turns?: readonly string[];
   /**
@@ -60,24 +63,32 @@ export class CommandRunner {
 
   run<Outcome>(caller: Caller, decide: (attempt: Attempt) => Promise<Outcome>, options: RunOptions = {}): Promise<Outcome> {
     if (!options.turns) return this.decideAndAppend(caller, decide, options);
-    return this.turns.run(options.turns, () => this.decideAndAppend(caller, decide, options));
+    return this.turns.run(options.turns, (turn) => this.decideAndAppend(caller, decide, options, turn));
   }
 
-  private async decideAndAppend<Outcome>(caller: Caller, decide: (attempt: Attempt) => Promise<Outcome>, options: RunOptions): Promise<Outcome> {
+  /**
+   * With a turn, the next command on the same streams starts once this one's append is on its
+   * way, not answered: it decides on the state that append leaves (DeciderStates.anticipate) and
+   * appends right behind it, often in the same transaction (append-batches.ts). Its append is
+   * written only if this one's is (EventStore.appendAfter), else it is decided again; and whatever
+   * it decides on read state waits for this one's answer first.
+   */
+  private async decideAndAppend<Outcome>(
+    caller: Caller, decide: (attempt: Attempt) => Promise<Outcome>, options: RunOptions, turn?: Turn,
+  ): Promise<Outcome> {
     const metadata = { ...metadataOf(caller), ...options.metadata };
-    let planned = await this.firstAttempt(decide, options);
+    let planned = await this.firstAttempt(decide, options, turn);
     for (let tries = 1; ; tries++) {
       const { attempt, outcome, guessed } = planned;
       if (!attempt.writesAnything) return outcome;
-      const result = await this.append(attempt.appends(metadata));
+      const result = await this.append(attempt, metadata, turn);
       if (guessed) this.guesses.record(result instanceof WrongExpectedRevision);
       if (!(result instanceof WrongExpectedRevision)) {
-        attempt.remember(result);
         this.acknowledged?.record(caller.requestId);
         return outcome;
       }
       if (tries >= (options.attempts ?? MAX_ATTEMPTS)) throw result;
-      planned = await this.freshAttempt(decide);
+      planned = await this.freshAttempt(decide, turn);
     }
   }
 
@@ -88,13 +99,17 @@ export class CommandRunner {
    * decision to write nothing, or resting on a guess it does not write, is checked by no append:
    * only fresh state refuses or answers without writing.
    */
-  private async firstAttempt<Outcome>(decide: (attempt: Attempt) => Promise<Outcome>, options: RunOptions): Promise<Planned<Outcome>> {
+  private async firstAttempt<Outcome>(decide: (attempt: Attempt) => Promise<Outcome>, options: RunOptions, turn?: Turn): Promise<Planned<Outcome>> {
     const guessing = this.guesses.worthGuessing();
+    // Not guessing, it reads: what earlier turns append must be in the log first.
+    if (!guessing) await turn?.earlierEnded;
     let guessed = false;
     const attempt = new Attempt(this.states, (stream, type) => {
       const preloaded = options.preloaded?.get(stream) as Loaded<any> | undefined;
-      if (preloaded || !guessing) return preloaded;
+      if (!guessing) return preloaded;
       const known = this.states.cached(stream) ?? (options.presumedNew?.(stream) ? { state: type.initialState(), revision: -1 } : undefined);
+      // What was preloaded before the turn came, unless a command since wrote the stream.
+      if (preloaded && (!known || known.revision <= preloaded.revision)) return preloaded;
       if (known) guessed = true;
       return known;
     });
@@ -103,25 +118,43 @@ export class CommandRunner {
       outcome = await decide(attempt);
     } catch (error) {
       if (!attempt.seeded) throw error;
-      return this.freshAttempt(decide);
+      return this.freshAttempt(decide, turn);
     }
-    if (attempt.seeded && (!attempt.writesAnything || attempt.restsOnUncheckedGuess)) return this.freshAttempt(decide);
+    if (attempt.seeded && (!attempt.writesAnything || attempt.restsOnUncheckedGuess)) return this.freshAttempt(decide, turn);
     return { attempt, outcome, guessed };
   }
 
-  private async freshAttempt<Outcome>(decide: (attempt: Attempt) => Promise<Outcome>): Promise<Planned<Outcome>> {
+  private async freshAttempt<Outcome>(decide: (attempt: Attempt) => Promise<Outcome>, turn?: Turn): Promise<Planned<Outcome>> {
+    await turn?.earlierEnded;
     const attempt = new Attempt(this.states);
     return { attempt, outcome: await decide(attempt), guessed: false };
   }
 
-  /** The append, or the race it lost: the stream that moved on is then read before it is guessed again. */
-  private async append(appends: AppendRequest[]): Promise<AppendResult | WrongExpectedRevision> {
+  /**
+   * The attempt's append, or the race it lost: the stream that moved on is then read before it is
+   * guessed again. While it is on its way, what it will leave is anticipated and the turn handed on.
+   */
+  private async append(attempt: Attempt, metadata: EventMetadata, turn?: Turn): Promise<AppendResult | WrongExpectedRevision> {
+    const withdrawals: (() => void)[] = [];
     try {
-      return await this.store.append(appends);
+      const appending = this.appendAfter(attempt.restsOn, attempt.appends(metadata));
+      for (const { stream, revision, state } of attempt.ahead()) withdrawals.push(this.states.anticipate(stream, revision, state, appending));
+      turn?.handOver();
+      const result = await appending;
+      attempt.remember(result);
+      return result;
     } catch (error) {
       if (!(error instanceof WrongExpectedRevision)) throw error;
-      this.states.contest(error.stream);
+      this.states.contest(error.stream, error.expected);
       return error;
+    } finally {
+      for (const withdraw of withdrawals) withdraw();
     }
+  }
+
+  private appendAfter(earlier: Promise<AppendResult>[], requests: AppendRequest[]): Promise<AppendResult> {
+    if (earlier.length === 0) return this.store.append(requests);
+    if (this.store.appendAfter) return this.store.appendAfter(earlier, requests);
+    return appendOnceAnswered(earlier, requests, (ordered) => this.store.append(ordered));
   }
 }

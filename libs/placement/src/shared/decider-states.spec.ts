@@ -30,3 +30,37 @@ describe('DeciderStates.load: a cache ahead of the log', () => {
     expect(log).toEqual([0, 1, 2]);
   });
 });
+
+describe('DeciderStates: what appends on their way will leave', () => {
+  const store = { readStream: async () => [{ revision: 0, type: 'X', data: { revision: 0 } }] } as unknown as EventStore;
+  const appending = new Promise<never>(() => undefined);
+
+  it('is guessed before what was last read, until the append is answered, and never read by a load', async () => {
+    const states = new DeciderStates(store);
+    await states.load('provider-1', REVISIONS);
+    const withdraw = states.anticipate('provider-1', 1, 1, appending);
+    expect(states.cached('provider-1')).toEqual({ revision: 1, state: 1, appending });
+    expect(await states.load('provider-1', REVISIONS)).toEqual({ revision: 0, state: 0 });
+    withdraw();
+    expect(states.cached('provider-1')).toEqual({ revision: 0, state: 0 });
+  });
+
+  it("is withdrawn only by its own append: a later one's stays", () => {
+    const states = new DeciderStates(store);
+    const first = states.anticipate('provider-1', 1, 1, appending);
+    states.anticipate('provider-1', 2, 2, appending);
+    first();
+    expect(states.cached('provider-1')?.revision).toBe(2);
+  });
+
+  it("lets a race lost by an append expecting more than was written leave the stream's guesses alone", async () => {
+    const states = new DeciderStates(store);
+    await states.load('provider-1', REVISIONS);
+    // It followed an append still on its way: that one's own answer tells whether the stream moved.
+    states.contest('provider-1', 1);
+    expect(states.cached('provider-1')?.revision).toBe(0);
+    // One expecting what this process had read lost to another writer: no guess until read again.
+    states.contest('provider-1', 0);
+    expect(states.cached('provider-1')).toBeUndefined();
+  });
+});

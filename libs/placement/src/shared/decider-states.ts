@@ -1,5 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { EVENT_STORE, EventStore } from '#event-store/index.js';
+import { AppendResult, EVENT_STORE, EventStore, ExpectedRevision } from '#event-store/index.js';
 
 /** How a stream type's state is rebuilt from its events: the evolve and initial state of its decider. */
 export interface StreamType<State, Event> {
@@ -11,6 +11,8 @@ export interface Loaded<State> {
   readonly state: State;
   /** -1 when the stream does not exist. */
   readonly revision: number;
+  /** Set when the state is what an append still on its way will leave (DeciderStates.anticipate). */
+  readonly appending?: Promise<AppendResult>;
 }
 
 /** How the log gives event data back (PostgreSQL's jsonb orders keys); JSON's own form when not provided. */
@@ -26,6 +28,8 @@ export class DeciderStates {
   private readonly cache = new Map<string, Loaded<unknown>>();
   /** Streams whose append lost a race: their next load must find newer events. */
   private readonly contested = new Set<string>();
+  /** What appends on their way will leave, until they are answered (never read by load: not yet in the log). */
+  private readonly pending = new Map<string, Loaded<unknown>>();
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
@@ -59,7 +63,22 @@ export class DeciderStates {
    */
   cached<State>(stream: string): Loaded<State> | undefined {
     if (this.contested.has(stream)) return undefined;
-    return this.cache.get(stream) as Loaded<State> | undefined;
+    const cached = this.cache.get(stream);
+    const pending = this.pending.get(stream);
+    return (pending && (!cached || pending.revision > cached.revision) ? pending : cached) as Loaded<State> | undefined;
+  }
+
+  /**
+   * The state a stream will be in once an append on its way is written, guessed by commands that
+   * follow it (CommandRunner), whose appends are then written only if it is (EventStore.appendAfter).
+   * Withdrawn when the append is answered, after `remember` of what it wrote.
+   */
+  anticipate(stream: string, revision: number, state: unknown, appending: Promise<AppendResult>): () => void {
+    const mine = { revision, state, appending };
+    this.pending.set(stream, mine);
+    return () => {
+      if (this.pending.get(stream) === mine) this.pending.delete(stream);
+    };
   }
 
   /** The state a stream is in after this process's append, so the next command need not read its own write back. */
@@ -69,8 +88,13 @@ export class DeciderStates {
     if (!cached || cached.revision < revision) this.cache.set(stream, { revision, state });
   }
 
-  /** An append to the stream lost a race: no guess from it until a load has found the newer events. */
-  contest(stream: string): void {
+  /**
+   * An append to the stream lost a race: no guess from it until a load has found the newer events.
+   * One that expected more than this process has seen written followed an append still on its way
+   * or refused since: that append's own answer tells about the stream, and what is cached stands.
+   */
+  contest(stream: string, expected: ExpectedRevision): void {
+    if (typeof expected === 'number' && expected > (this.cache.get(stream)?.revision ?? -1)) return;
     this.contested.add(stream);
   }
 }
