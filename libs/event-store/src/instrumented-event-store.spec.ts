@@ -64,6 +64,13 @@ describe('instrumentAppends', () => {
     expect(instrumentAppends<EventStore>(new ScriptedStore(), { appended: () => undefined }).appendAfter).toBeUndefined();
   });
 
+  it('answers the append as the store did when the observer fails to record it', async () => {
+    const store = new ScriptedStore();
+    const instrumented = instrumentAppends(store, { appended: () => { throw new Error('the registry is full'); } });
+    await expect(instrumented.append(twoStreams)).resolves.toEqual({ position: START, revisions: {} });
+    await new Promise((resolve) => setImmediate(resolve));
+  });
+
   it('reports a WrongExpectedRevision as a conflict and rethrows it unchanged', async () => {
     const { store, seen, instrumented } = given();
     const lost = new WrongExpectedRevision('provider-a', 0);

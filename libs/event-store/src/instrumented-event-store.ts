@@ -22,7 +22,7 @@ export function instrumentAppends<S extends EventStore>(store: S, observer: Appe
     appending.then(
       () => observer.appended('ok', (performance.now() - started) / 1000, events),
       (error) => observer.appended(error instanceof WrongExpectedRevision ? 'conflict' : 'error', (performance.now() - started) / 1000, events),
-    );
+    ).catch(() => undefined); // a metric that cannot be recorded neither fails the append nor ends the process
     return appending;
   };
   const append = (requests: readonly AppendRequest[]) => timed(requests, store.append(requests));
