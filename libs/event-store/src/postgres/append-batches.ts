@@ -1,5 +1,5 @@
-import { appendOnceAnswered } from '../append-after.js';
-import { AppendRequest, AppendResult, WrongExpectedRevision } from '../port.js';
+import { appendOnceAnswered, restingOnRefused } from '../append-after.js';
+import { AppendRequest, AppendResult } from '../port.js';
 
 /** What a batch answers for one of its appends: written, or refused with the error it alone would have got. */
 export type BatchOutcome = { readonly written: AppendResult } | { readonly refused: unknown };
@@ -141,7 +141,7 @@ export class AppendBatches {
     const batch: Waiting[] = [];
     for (const waiting of this.waiting.splice(0, MAX_BATCH)) {
       const outside = waiting.after.filter((earlier) => !batch.includes(earlier));
-      if (outside.some((earlier) => earlier.written === false)) waiting.reject(refusedAfter(waiting));
+      if (outside.some((earlier) => earlier.written === false)) waiting.reject(restingOnRefused(waiting.requests));
       else if (outside.some((earlier) => earlier.written === undefined)) {
         void Promise.allSettled(outside.map((earlier) => earlier.promise)).then(() => this.queue(waiting));
       } else batch.push(waiting);
@@ -176,11 +176,6 @@ export class AppendBatches {
       } else waiting.reject(outcome.refused);
     });
   }
-}
-
-/** An append whose earlier one was not written: a lost race, decided again by its command. */
-function refusedAfter(waiting: Waiting): WrongExpectedRevision {
-  return new WrongExpectedRevision(waiting.requests[0].stream, waiting.requests[0].expectedRevision);
 }
 
 async function settle(waiting: Waiting, result: Promise<AppendResult>): Promise<void> {
