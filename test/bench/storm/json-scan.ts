@@ -2,34 +2,6 @@ const QUOTE = 0x22, BACKSLASH = 0x5c, COMMA = 0x2c, COLON = 0x3a;
 const OPEN_OBJECT = 0x7b, CLOSE_OBJECT = 0x7d, OPEN_ARRAY = 0x5b, CLOSE_ARRAY = 0x5d;
 const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 
-/**
- * An entry's name where it lies in the bytes, compared without being decoded: a scheduler
- * compares every name of an answer of hundreds of providers and needs the text of few.
- */
-export class JsonKey {
-  /** The name lies in bytes[start, end), its quotes included. */
-  constructor(private readonly bytes: Buffer, private readonly start: number, private readonly end: number) {}
-
-  /** Whether the name is `name`, an ASCII name as code would spell it. */
-  is(name: string): boolean {
-    const length = this.end - this.start - 2;
-    let same = length === name.length;
-    for (let i = 0; same && i < length; i++) same = this.bytes[this.start + 1 + i] === name.charCodeAt(i);
-    return same || (escaped(this.bytes, this.start, this.end) && this.text() === name);
-  }
-
-  text(): string {
-    return stringAt(this.bytes, this.start, this.end);
-  }
-
-  /** Whether bytes[start, end) hold the same quoted text, byte for byte, neither escaped. */
-  sameBytes(bytes: Buffer, start: number, end: number): boolean {
-    if (end - start !== this.end - this.start || escaped(bytes, start, end)) return false;
-    for (let i = 0; i < end - start; i++) if (bytes[start + i] !== this.bytes[this.start + i]) return false;
-    return true;
-  }
-}
-
 function escaped(bytes: Buffer, start: number, end: number): boolean {
   for (let i = start; i < end; i++) if (bytes[i] === BACKSLASH) return true;
   return false;
@@ -37,7 +9,8 @@ function escaped(bytes: Buffer, start: number, end: number): boolean {
 
 /** The string whose quoted JSON lies in bytes[start, end). */
 function stringAt(bytes: Buffer, start: number, end: number): string {
-  return escaped(bytes, start, end) ? JSON.parse(bytes.toString('utf8', start, end)) as string : bytes.toString('utf8', start + 1, end - 1);
+  const text = bytes.toString('utf8', start + 1, end - 1);
+  return text.includes('\\') ? JSON.parse(bytes.toString('utf8', start, end)) as string : text;
 }
 
 /**
@@ -48,45 +21,76 @@ function stringAt(bytes: Buffer, start: number, end: number): string {
  * more than reading it: a string that large is given fresh memory each time. The text is taken
  * to be valid JSON (it came from JSON.parse's peers, the servers): malformed text throws or reads
  * wrong.
+ *
+ * A cursor, read in loops: `openObject()`, then `while (nextEntry())` reads or skips each value;
+ * `openArray()` and `nextItem()` alike. Not entries handed to callbacks with an object for each
+ * name: a call the engine cannot inline and an allocation for every name of every provider.
  */
 export class JsonScan {
   /** Where the next value (or the space before it) begins. */
   at = 0;
+  /** The name of the entry nextEntry() reached last lies in bytes[nameStart, nameEnd), its quotes included. */
+  nameStart = 0;
+  nameEnd = 0;
+  /** Whether the object or array just opened has had no member read yet. */
+  private opened = false;
+  /** Whether the name holds an escape, once asked. */
+  private escapedName: boolean | undefined;
 
   constructor(readonly bytes: Buffer) {}
 
-  /**
-   * The object here, entry by entry: `each` is called with the scan at the entry's value, and
-   * may read it (string(), number(), entries(), items(), skip()); a value it leaves is skipped.
-   */
-  entries(each: (key: JsonKey) => void): void {
+  /** Passes the object's opening brace here: its entries are then read with nextEntry(). */
+  openObject(): void {
     this.open(OPEN_OBJECT);
-    if (this.peek() === CLOSE_OBJECT) { this.at++; return; }
-    for (;;) {
-      this.space();
-      const start = this.at;
-      this.at = this.stringEnd(start);
-      const key = new JsonKey(this.bytes, start, this.at);
-      this.open(COLON);
-      this.space();
-      const value = this.at;
-      each(key);
-      if (this.at === value) this.skip();
-      if (this.close(CLOSE_OBJECT)) return;
-    }
+    this.opened = true;
   }
 
-  /** The array here, item by item: `each` is called with the scan at the item, as entries() does. */
-  items(each: () => void): void {
+  /** Passes the array's opening bracket here: its items are then read with nextItem(). */
+  openArray(): void {
     this.open(OPEN_ARRAY);
-    if (this.peek() === CLOSE_ARRAY) { this.at++; return; }
-    for (;;) {
-      this.space();
-      const value = this.at;
-      each();
-      if (this.at === value) this.skip();
-      if (this.close(CLOSE_ARRAY)) return;
-    }
+    this.opened = true;
+  }
+
+  /**
+   * The next entry of the object opened, the scan then at its value, which must be read or
+   * skipped before the next call; false at the object's end, which is passed.
+   */
+  nextEntry(): boolean {
+    if (!this.nextMember(CLOSE_OBJECT)) return false;
+    this.nameStart = this.at;
+    this.at = this.nameEnd = this.stringEnd(this.at);
+    this.escapedName = undefined;
+    this.open(COLON);
+    this.space();
+    return true;
+  }
+
+  /** The next item of the array opened, the scan then at it, as nextEntry() does. */
+  nextItem(): boolean {
+    if (!this.nextMember(CLOSE_ARRAY)) return false;
+    this.space();
+    return true;
+  }
+
+  /** Whether the entry's name is `name`, an ASCII name as code would spell it. */
+  nameIs(name: string): boolean {
+    const length = this.nameEnd - this.nameStart - 2;
+    // A name written with escapes is longer than the text it stands for.
+    if (length > name.length) return this.nameEscaped() && this.name() === name;
+    if (length < name.length) return false;
+    for (let i = 0; i < length; i++) if (this.bytes[this.nameStart + 1 + i] !== name.charCodeAt(i)) return false;
+    return true;
+  }
+
+  /** Whether the entry's name holds an escape: asked once a name, as it is compared with several. */
+  private nameEscaped(): boolean {
+    if (this.escapedName === undefined) this.escapedName = escaped(this.bytes, this.nameStart, this.nameEnd);
+    return this.escapedName;
+  }
+
+  /** The entry's name, decoded. */
+  name(): string {
+    return stringAt(this.bytes, this.nameStart, this.nameEnd);
   }
 
   string(): string {
@@ -110,12 +114,16 @@ export class JsonScan {
     return value;
   }
 
-  /** Whether the string value here is the same text as `key`'s name (no escapes in either), passing it when it is. */
-  stringIs(key: JsonKey): boolean {
+  /**
+   * Whether the string value here is written byte for byte as bytes[start, end) (a name's, say),
+   * so the same text; passed when it is. Texts written apart (escaped in one) are not told alike.
+   */
+  stringIs(start: number, end: number): boolean {
     this.space();
-    const end = this.stringEnd(this.at);
-    if (!key.sameBytes(this.bytes, this.at, end)) return false;
-    this.at = end;
+    const valueEnd = this.stringEnd(this.at);
+    if (valueEnd - this.at !== end - start) return false;
+    for (let i = 0; i < end - start; i++) if (this.bytes[this.at + i] !== this.bytes[start + i]) return false;
+    this.at = valueEnd;
     return true;
   }
 
@@ -179,13 +187,19 @@ export class JsonScan {
     this.at++;
   }
 
-  /** After a member: true at the closing bracket (passed), false at a comma (passed). */
-  private close(bracket: number): boolean {
+  /** Before a member of what was opened: false at its closing bracket (passed), else true, past the comma before the member. */
+  private nextMember(bracket: number): boolean {
     const c = this.peek();
-    this.at++;
-    if (c === bracket) return true;
-    if (c !== COMMA) throw this.unexpected(this.at - 1, `a comma or ${String.fromCharCode(bracket)}`);
-    return false;
+    if (c === bracket) {
+      this.at++;
+      this.opened = false;
+      return false;
+    }
+    if (this.opened) this.opened = false;
+    else if (c === COMMA) this.at++;
+    else throw this.unexpected(this.at, `a comma or ${String.fromCharCode(bracket)}`);
+    this.space();
+    return true;
   }
 
   private unexpected(at: number, wanted: string): Error {

@@ -4,10 +4,13 @@ import { JsonScan } from './json-scan.js';
 /** Nova's `host_subset_size`: the pick is random among this many best-weighed hosts, so that schedulers racing each other spread out. */
 export const HOST_SUBSET_SIZE = 5;
 
-interface Request {
-  /** Its first provider, whose root is its host. */
-  readonly provider: string;
-  readonly allocations: () => Allocations;
+/**
+ * The allocation requests as read: the i-th one's first provider (whose root is its host) and
+ * where its allocations lie, bytes[spans[2i], spans[2i + 1]); only the one picked is parsed.
+ */
+interface Requests {
+  readonly providers: string[];
+  readonly spans: number[];
 }
 
 /**
@@ -23,39 +26,20 @@ interface Request {
  */
 export function pickAllocation(answer: Buffer, random: () => number, subset = HOST_SUBSET_SIZE): Allocations | null {
   const scan = new JsonScan(answer);
-  const requests: Request[] = [];
+  const requests: Requests = { providers: [], spans: [] };
   const roots = new Map<string, string>();
   const freeRam = new Map<string, number>();
-  scan.entries((key) => {
-    if (key.is('allocation_requests')) {
-      scan.items(() => scan.entries((field) => {
-        if (!field.is('allocations')) return;
-        let provider: string | undefined;
-        const from = scan.at;
-        scan.entries((uuid) => { provider ??= uuid.text(); });
-        const to = scan.at;
-        requests.push({ provider: provider!, allocations: () => JSON.parse(answer.toString('utf8', from, to)) as Allocations });
-      }));
-    } else if (key.is('provider_summaries')) {
-      scan.entries((provider) => {
-        const uuid = provider.text();
-        let root = uuid;
-        let free: number | undefined;
-        scan.entries((field) => {
-          // A root is most often itself: then its uuid is not decoded again.
-          if (field.is('root_provider_uuid')) root = scan.stringIs(provider) ? uuid : scan.string();
-          else if (field.is('resources')) free = memoryFree(scan);
-        });
-        roots.set(uuid, root);
-        if (free !== undefined) freeRam.set(root, (freeRam.get(root) ?? 0) + free);
-      });
-    }
-  });
-  const firstByHost = new Map<string, Request>();
-  for (const request of requests) {
-    const host = roots.get(request.provider) ?? request.provider;
-    if (!firstByHost.has(host)) firstByHost.set(host, request);
+  scan.openObject();
+  while (scan.nextEntry()) {
+    if (scan.nameIs('allocation_requests')) readRequests(scan, requests);
+    else if (scan.nameIs('provider_summaries')) readSummaries(scan, roots, freeRam);
+    else scan.skip();
   }
+  const firstByHost = new Map<string, number>();
+  requests.providers.forEach((provider, i) => {
+    const host = roots.get(provider) ?? provider;
+    if (!firstByHost.has(host)) firstByHost.set(host, i);
+  });
   if (firstByHost.size === 0) return null;
   // The `subset` heaviest, as a stable sort would rank them: hosts of equal weight keep the
   // answer's order, as Nova's weighing does. Kept in a short list instead of sorting every host.
@@ -68,20 +52,64 @@ export function pickAllocation(answer: Buffer, random: () => number, subset = HO
     best.splice(at, 0, { host, weight });
     if (best.length > subset) best.pop();
   }
-  return firstByHost.get(best[Math.floor(random() * best.length)].host)!.allocations();
+  const picked = firstByHost.get(best[Math.floor(random() * best.length)].host)!;
+  return JSON.parse(answer.toString('utf8', requests.spans[2 * picked], requests.spans[2 * picked + 1])) as Allocations;
+}
+
+/** The allocation requests, the scan at their array: each one's first provider and where its allocations lie. */
+function readRequests(scan: JsonScan, requests: Requests): void {
+  scan.openArray();
+  while (scan.nextItem()) {
+    scan.openObject();
+    while (scan.nextEntry()) {
+      if (!scan.nameIs('allocations')) { scan.skip(); continue; }
+      const from = scan.at;
+      let provider: string | undefined;
+      scan.openObject();
+      while (scan.nextEntry()) {
+        provider ??= scan.name();
+        scan.skip();
+      }
+      requests.providers.push(provider!);
+      requests.spans.push(from, scan.at);
+    }
+  }
+}
+
+/** The provider summaries, the scan at their object: each provider's root, and the free RAM of each root's tree. */
+function readSummaries(scan: JsonScan, roots: Map<string, string>, freeRam: Map<string, number>): void {
+  scan.openObject();
+  while (scan.nextEntry()) {
+    const { nameStart, nameEnd } = scan;
+    const uuid = scan.name();
+    let root = uuid;
+    let free: number | undefined;
+    scan.openObject();
+    while (scan.nextEntry()) {
+      // A root is most often itself: then its uuid is not decoded again.
+      if (scan.nameIs('root_provider_uuid')) root = scan.stringIs(nameStart, nameEnd) ? uuid : scan.string();
+      else if (scan.nameIs('resources')) free = memoryFree(scan);
+      else scan.skip();
+    }
+    roots.set(uuid, root);
+    if (free !== undefined) freeRam.set(root, (freeRam.get(root) ?? 0) + free);
+  }
 }
 
 /** A summary's free MEMORY_MB (capacity less used), or undefined where it has none: the scan at its resources. */
 function memoryFree(scan: JsonScan): number | undefined {
   let free: number | undefined;
-  scan.entries((resourceClass) => {
-    if (!resourceClass.is('MEMORY_MB')) return;
+  scan.openObject();
+  while (scan.nextEntry()) {
+    if (!scan.nameIs('MEMORY_MB')) { scan.skip(); continue; }
     let capacity = 0, used = 0;
-    scan.entries((figure) => {
-      if (figure.is('capacity')) capacity = scan.number();
-      else if (figure.is('used')) used = scan.number();
-    });
+    scan.openObject();
+    while (scan.nextEntry()) {
+      if (scan.nameIs('capacity')) capacity = scan.number();
+      else if (scan.nameIs('used')) used = scan.number();
+      else scan.skip();
+    }
     free = capacity - used;
-  });
+  }
   return free;
 }
