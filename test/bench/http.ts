@@ -1,5 +1,5 @@
 import { Agent, request } from 'node:http';
-import { HttpReply, IDLE_MS, oneShot } from './one-shot-http.js';
+import { AnswerBytes, HttpReply, IDLE_MS, oneShot } from './one-shot-http.js';
 
 export type { HttpReply } from './one-shot-http.js';
 
@@ -18,14 +18,15 @@ export class BenchClient {
     this.agent = new Agent({ keepAlive, maxSockets: 64 });
   }
 
-  call(method: string, path: string, body?: unknown, version = this.version): Promise<HttpReply> {
+  /** `into`: where a lean request's answer is read (one-shot-http.ts), its reply then valid until that is given again. */
+  call(method: string, path: string, body?: unknown, version = this.version, into?: AnswerBytes): Promise<HttpReply> {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const url = new URL(path, this.baseUrl);
     const headers: Record<string, string> = {
       'x-auth-token': 'admin', accept: 'application/json', 'openstack-api-version': `placement ${version}`,
       ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
     };
-    if (!this.keepAlive && this.lean) return oneShot(url, method, headers, payload);
+    if (!this.keepAlive && this.lean) return oneShot(url, method, headers, payload, into);
     return new Promise((resolve, reject) => {
       const req = request(url, { method, agent: this.agent, headers }, (res) => {
         const chunks: Buffer[] = [];

@@ -1,6 +1,6 @@
 import { createServer, IncomingMessage, Server } from 'node:http';
 import { AddressInfo, createServer as createTcpServer } from 'node:net';
-import { completeResponse, HttpReply, oneShot } from './one-shot-http';
+import { AnswerBytes, completeResponse, HttpReply, oneShot } from './one-shot-http';
 
 /** What a reply says, its body decoded, to compare with plain objects. */
 const said = (reply: HttpReply | null) => reply && { status: reply.status, body: reply.body };
@@ -20,6 +20,12 @@ describe('a one-shot HTTP request', () => {
           res.writeHead(200, { 'content-type': 'application/json' });
           res.write('{"a":');
           res.end('"é"}');
+        } else if (req.url?.startsWith('/large/')) {
+          // Hundreds of kilobytes in writes of a few, so that they come in many reads.
+          const text = JSON.stringify({ fill: req.url.slice('/large/'.length).repeat(100_000) });
+          res.writeHead(200, { 'content-length': Buffer.byteLength(text) });
+          for (let at = 0; at < text.length; at += 50_000) res.write(text.slice(at, at + 50_000));
+          res.end();
         } else if (req.url?.startsWith('/conflict')) {
           const text = '{"errors":[{"status":409}]}';
           res.writeHead(409, { 'content-length': Buffer.byteLength(text) }).end(text);
@@ -45,6 +51,20 @@ describe('a one-shot HTTP request', () => {
   it('reads a chunked body and one with no body at all', async () => {
     expect(said(await oneShot(new URL('/chunked', url), 'GET', {}))).toEqual({ status: 200, body: '{"a":"é"}' });
     expect(said(await oneShot(new URL('/gone', url), 'DELETE', {}))).toEqual({ status: 204, body: '' });
+  });
+
+  it('reads large answers arriving at once whole, each its own, though every read lands in one buffer first', async () => {
+    const replies = await Promise.all(['a', 'b', 'c', 'd'].map((fill) => oneShot(new URL(`/large/${fill}`, url), 'GET', {})));
+    expect(replies.map((reply) => JSON.parse(reply.body).fill)).toEqual(['a', 'b', 'c', 'd'].map((fill) => fill.repeat(100_000)));
+  });
+
+  it('reads an answer into memory given again: the answer before is then gone', async () => {
+    const into = new AnswerBytes();
+    const large = await oneShot(new URL('/large/x', url), 'GET', {}, undefined, into);
+    expect(JSON.parse(large.body).fill).toBe('x'.repeat(100_000));
+    const small = await oneShot(new URL('/conflict', url), 'PUT', {}, '{}', into);
+    expect(said(small)).toEqual({ status: 409, body: '{"errors":[{"status":409}]}' });
+    expect(small.bytes.buffer).toBe(large.bytes.buffer);
   });
 
   it('fails on a connection closed before the answer is whole, rather than returning part of it', () => {

@@ -102,6 +102,50 @@ export function completeResponse(raw: Buffer, closed: boolean, head = parseHead(
 }
 
 /**
+ * Where every connection's reads land, to be copied out at once: the reads are handled one at a
+ * time, on the one event loop. A buffer of its own for each read, and then the answer joined from
+ * them, made each answer of the storm's hundreds of kilobytes twice over outside V8's heap; memory
+ * there is given back only once a collection finds the buffers dead, so the load generator ran a
+ * full collection every few answers' worth.
+ */
+const READS = Buffer.allocUnsafeSlow(64 * 1024);
+
+/**
+ * An answer's bytes as they come: copied into one buffer of the answer's size once its head tells
+ * it. One given to a request again holds its answer in the same memory, where it is big enough:
+ * the reply of the request before is then gone.
+ */
+export class AnswerBytes {
+  private bytes = Buffer.allocUnsafe(0);
+  length = 0;
+
+  reset(): void {
+    this.length = 0;
+  }
+
+  add(chunk: Buffer): void {
+    if (this.length + chunk.length > this.bytes.length) this.grow(Math.max(this.length + chunk.length, 2 * this.bytes.length));
+    chunk.copy(this.bytes, this.length);
+    this.length += chunk.length;
+  }
+
+  /** The answer's whole size, once known. */
+  expect(size: number): void {
+    if (size > this.bytes.length) this.grow(size);
+  }
+
+  whole(): Buffer {
+    return this.bytes.subarray(0, this.length);
+  }
+
+  private grow(size: number): void {
+    const bytes = Buffer.allocUnsafeSlow(size);
+    this.bytes.copy(bytes, 0, 0, this.length);
+    this.bytes = bytes;
+  }
+}
+
+/**
  * One request on a connection of its own, as ApacheBench without keep-alive makes them
  * (upstream's gate): the request written whole at once, the answer read until its stated length,
  * and the connection closed by us (uWSGI would hold it open for seconds). Node's http client,
@@ -109,28 +153,21 @@ export function completeResponse(raw: Buffer, closed: boolean, head = parseHead(
  * as a small answer costs our server, and on a 2-core machine that CPU is taken from the servers
  * measured; this one costs a fraction of it.
  */
-export function oneShot(url: URL, method: string, headers: Record<string, string>, payload?: string): Promise<HttpReply> {
+export function oneShot(url: URL, method: string, headers: Record<string, string>, payload?: string, answer = new AnswerBytes()): Promise<HttpReply> {
   const path = url.pathname + url.search;
   let text = `${method} ${path} HTTP/1.1\r\nhost: ${url.host}\r\nconnection: close\r\n`;
   for (const [name, value] of Object.entries(headers)) text += `${name}: ${value}\r\n`;
   if (payload !== undefined) text += `content-length: ${Buffer.byteLength(payload)}\r\n`;
   text += `\r\n${payload ?? ''}`;
+  answer.reset();
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let received = 0;
     let head: Head | null = null;
     let tail = Buffer.alloc(0);
     const asked = nowMs();
     let port = 0, connected = 0, firstRead = 0;
-    const socket = connect({ host: url.hostname, port: Number(url.port || 80), noDelay: true });
-    socket.once('connect', () => {
-      connected = nowMs();
-      port = socket.localPort ?? 0;
-    });
     const settle = (closed: boolean) => {
       try {
-        const raw = Buffer.concat(chunks, received);
-        const reply = completeResponse(raw, closed, head ?? undefined);
+        const reply = completeResponse(answer.whole(), closed, head ?? undefined);
         if (!reply) return;
         reply.times = { port, asked, connected, firstRead, lastRead: nowMs() };
         socket.destroy();
@@ -140,29 +177,43 @@ export function oneShot(url: URL, method: string, headers: Record<string, string
         reject(error);
       }
     };
-    socket.on('data', (chunk: Buffer) => {
-      if (received === 0) firstRead = nowMs();
-      chunks.push(chunk);
-      received += chunk.length;
+    const read = (chunk: Buffer) => {
+      if (answer.length === 0) firstRead = nowMs();
+      answer.add(chunk);
       // Joining the bytes is left until they may be whole: a large answer comes in dozens of reads.
       if (!head) {
-        head = parseHead(Buffer.concat(chunks, received));
+        head = parseHead(answer.whole());
         if (!head) return;
+        if (!head.chunked && head.length !== null) answer.expect(head.bodyAt + head.length);
       }
       if (head.chunked) {
         tail = Buffer.concat([tail, chunk]).subarray(-LAST_CHUNK.length);
         if (tail.equals(LAST_CHUNK)) settle(false);
-      } else if (head.length !== null && received - head.bodyAt >= head.length) {
+      } else if (head.length !== null && answer.length - head.bodyAt >= head.length) {
         settle(false);
       }
+    };
+    const socket = connect({
+      host: url.hostname, port: Number(url.port || 80), noDelay: true,
+      onread: {
+        buffer: READS,
+        callback: (length: number, reads: Uint8Array) => {
+          read(Buffer.from(reads.buffer, reads.byteOffset, length));
+          return true;
+        },
+      },
+    });
+    socket.once('connect', () => {
+      connected = nowMs();
+      port = socket.localPort ?? 0;
     });
     socket.on('error', reject);
     socket.on('end', () => settle(true));
     // A server that stops answering fails the bench with what it sent, rather than hanging it.
     socket.setTimeout(IDLE_MS, () => {
       socket.destroy();
-      const sent = Buffer.concat(chunks, received).toString('latin1', 0, 300);
-      reject(new Error(`${method} ${path}: nothing for ${IDLE_MS / 1000} s after ${received} bytes of the answer${received > 0 ? `: ${sent}` : ''}`));
+      const sent = answer.whole().toString('latin1', 0, 300);
+      reject(new Error(`${method} ${path}: nothing for ${IDLE_MS / 1000} s after ${answer.length} bytes of the answer${answer.length > 0 ? `: ${sent}` : ''}`));
     });
     socket.write(text);
   });

@@ -1,6 +1,6 @@
 import type { Acknowledged } from '../claims-check.js';
 import { BenchClient, inParallel } from '../http.js';
-import type { ClientTimes, HttpReply } from '../one-shot-http.js';
+import { AnswerBytes, ClientTimes, HttpReply } from '../one-shot-http.js';
 import { seededRandom } from '../../support/seeded-random.js';
 import { seededUuid } from './cloud.js';
 import { drawFlavors, Flavor, queryOf } from './flavors.js';
@@ -90,14 +90,19 @@ export async function storm(
     into.push({ at: t1 - started, ms: t1 - t0, times: reply.times });
     return reply;
   };
+  // Each answer is read into memory used again once it is weighed: a fresh buffer of hundreds of
+  // kilobytes per answer, outside V8's heap, set off a full collection every few answers.
+  const spare: AnswerBytes[] = [];
   await inParallel(instances.length, schedulers, async (i) => {
     const instance = instances[i];
     const random = seededRandom(seed * 7919 + i + 1);
     for (let tries = 1; ; tries++) {
-      const reply = await timed(gets, () => client.call('GET', instance.query));
+      const into = spare.pop() ?? new AnswerBytes();
+      const reply = await timed(gets, () => client.call('GET', instance.query, undefined, undefined, into));
       if (reply.status !== 200) { fail(`GET ${instance.query}`, reply.status, reply.body); return; }
       getBytes += reply.bytes.length;
       const allocations = pickAllocation(reply.bytes, random.next);
+      spare.push(into);
       if (!allocations) { noValidHost++; return; }
       if (weighMs > 0) await new Promise((resolve) => setTimeout(resolve, weighMs));
       const claim = { allocations, project_id: instance.projectId, user_id: instance.userId, consumer_generation: null };
