@@ -104,9 +104,9 @@ export function completeResponse(raw: Buffer, closed: boolean, head = parseHead(
 /**
  * Where every connection's reads land, to be copied out at once: the reads are handled one at a
  * time, on the one event loop. A buffer of its own for each read, and then the answer joined from
- * them, made each answer of the storm's hundreds of kilobytes twice over outside V8's heap; memory
- * there is given back only once a collection finds the buffers dead, so the load generator ran a
- * full collection every few answers' worth.
+ * them, made each answer of the storm's hundreds of kilobytes twice over outside V8's heap, where
+ * memory is given back only once a collection finds it dead: the load generator's full
+ * collections followed the answers it read (docs/performance.md, "Boot storm").
  */
 const READS = Buffer.allocUnsafeSlow(64 * 1024);
 
@@ -180,7 +180,7 @@ export function oneShot(url: URL, method: string, headers: Record<string, string
     const read = (chunk: Buffer) => {
       if (answer.length === 0) firstRead = nowMs();
       answer.add(chunk);
-      // Joining the bytes is left until they may be whole: a large answer comes in dozens of reads.
+      // Once the head tells the body's size, the rest is copied into memory of that size.
       if (!head) {
         head = parseHead(answer.whole());
         if (!head) return;
