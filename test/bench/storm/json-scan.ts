@@ -34,8 +34,6 @@ export class JsonScan {
   nameEnd = 0;
   /** Whether the object or array just opened has had no member read yet. */
   private opened = false;
-  /** Whether the name holds an escape, once asked. */
-  private escapedName: boolean | undefined;
 
   constructor(readonly bytes: Buffer) {}
 
@@ -59,7 +57,6 @@ export class JsonScan {
     if (!this.nextMember(CLOSE_OBJECT)) return false;
     this.nameStart = this.at;
     this.at = this.nameEnd = this.stringEnd(this.at);
-    this.escapedName = undefined;
     this.open(COLON);
     this.space();
     return true;
@@ -67,25 +64,17 @@ export class JsonScan {
 
   /** The next item of the array opened, the scan then at it, as nextEntry() does. */
   nextItem(): boolean {
-    if (!this.nextMember(CLOSE_ARRAY)) return false;
-    this.space();
-    return true;
+    return this.nextMember(CLOSE_ARRAY);
   }
 
   /** Whether the entry's name is `name`, an ASCII name as code would spell it. */
   nameIs(name: string): boolean {
     const length = this.nameEnd - this.nameStart - 2;
     // A name written with escapes is longer than the text it stands for.
-    if (length > name.length) return this.nameEscaped() && this.name() === name;
+    if (length > name.length) return escaped(this.bytes, this.nameStart, this.nameEnd) && this.name() === name;
     if (length < name.length) return false;
     for (let i = 0; i < length; i++) if (this.bytes[this.nameStart + 1 + i] !== name.charCodeAt(i)) return false;
     return true;
-  }
-
-  /** Whether the entry's name holds an escape: asked once a name, as it is compared with several. */
-  private nameEscaped(): boolean {
-    if (this.escapedName === undefined) this.escapedName = escaped(this.bytes, this.nameStart, this.nameEnd);
-    return this.escapedName;
   }
 
   /** The entry's name, decoded. */
