@@ -122,9 +122,13 @@ BEGIN
       END IF;
       heads[i] := head;
     END LOOP;
+    -- Simple expressions only: plpgsql evaluates them without starting an executor, which a
+    -- subquery here did once per stream of every claim.
     FOR i IN 1 .. n LOOP
-      stream_ids := stream_ids || array_fill(streams[i], ARRAY[counts[i]]);
-      revisions := revisions || ARRAY(SELECT generate_series(heads[i] - counts[i] + 1, heads[i]));
+      FOR k IN 1 .. counts[i] LOOP
+        stream_ids := stream_ids || streams[i];
+        revisions := revisions || (heads[i] - counts[i] + k);
+      END LOOP;
     END LOOP;
   END IF;
   RETURN QUERY WITH inserted AS (
