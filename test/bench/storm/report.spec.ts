@@ -22,3 +22,17 @@ describe("a storm's CPU figures", () => {
     expect(summaryOf(storm).cpuPerInstanceMs).toEqual({ server: 3, database: 2, other: 5, loadGenerator: 4.5 });
   });
 });
+
+describe("a storm's wide-tree window", () => {
+  it('reports GET /, the candidate questions and the claims that ended while the wide tree was asked, apart from the rest', () => {
+    const asked = (label: string, from: number, to: number) => ({ label, status: 200, from, to, said: '{}', candidates: 1 });
+    const wide: ServerStorm = {
+      ...storm,
+      result: { ...storm.result, gets: [{ at: 50, ms: 70 }, { at: 400, ms: 9 }], puts: [{ at: 60, ms: 40 }, { at: 90, ms: 50 }, { at: 300, ms: 8 }] },
+      watched: { ...storm.watched, root: [{ at: 80, ms: 20 }, { at: 500, ms: 5 }] },
+      wide: [asked('limit=1000', 10, 40), asked('no limit', 40, 100)],
+    };
+    expect(stormLines(wide).join('')).toContain('  ours     while asked (0.1 s): GET / n=1 p50 20.0 / p95 20.0 / p99 20.0 ms, '
+      + 'GET candidates n=1 p50 70.0 / p95 70.0 / p99 70.0 ms, PUT n=2 p50 40.0 / p95 50.0 / p99 50.0 ms; otherwise GET / n=1 p50 5.0 / p95 5.0 / p99 5.0 ms');
+  });
+});

@@ -34,7 +34,8 @@ export function stormLines(s: ServerStorm): string[] {
     const asked = s.wide.map((w) => `${w.label}: ${w.status ?? 'no answer'}${w.candidates !== null ? ` (${w.candidates} candidates)` : ''} in ${f(w.to - w.from, 0)} ms`);
     const problems = s.wide.flatMap(wideProblems);
     lines.push(`${who}wide tree, asked ${f(from / 1000, 1)} s into the storm: ${asked.join('; ')}: ${problems.length === 0 ? 'as issue 30 asks' : `not as issue 30 asks (${problems.join('; ')})`}`);
-    lines.push(`${who}while asked (${f((to - from) / 1000, 1)} s): GET / ${ms(spreadOf(within(s.watched.root, from, to)))}, PUT ${ms(spreadOf(within(r.puts, from, to)))}; `
+    lines.push(`${who}while asked (${f((to - from) / 1000, 1)} s): GET / ${ms(spreadOf(within(s.watched.root, from, to)))}, `
+      + `GET candidates ${ms(spreadOf(within(r.gets, from, to)))}, PUT ${ms(spreadOf(within(r.puts, from, to)))}; `
       + `otherwise GET / ${ms(spreadOf(outside(s.watched.root, from, to)))}`);
   }
   lines.push(`${who}consistency: ${s.problems.length === 0 ? 'sound (no over-commit, every claim read back, project usages equal the claims)' : `VIOLATED (${s.problems.length}): ${s.problems.slice(0, 5).join('; ')}`}`);
