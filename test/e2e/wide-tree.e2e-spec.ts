@@ -50,10 +50,15 @@ describe('a wide tree asked without a limit', () => {
     await db?.drop();
   });
 
-  it('is refused with a 400 naming limit and max_allocation_candidates, while GET / and claims go on being answered', async () => {
+  it('is refused with a 400 naming limit and max_allocation_candidates, while GET /, claims and other questions go on being answered', async () => {
     const latencies: number[] = [];
     let asking = true;
-    const wide = send('GET', WIDE).finally(() => (asking = false));
+    let wideEnded = Infinity;
+    const wideStarted = performance.now();
+    const wide = send('GET', WIDE).finally(() => {
+      asking = false;
+      wideEnded = performance.now();
+    });
     const probes = (async () => {
       while (asking) {
         const started = performance.now();
@@ -62,13 +67,21 @@ describe('a wide tree asked without a limit', () => {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     })();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Long enough for the wide search to have begun; far shorter than it runs.
+    await new Promise((resolve) => setTimeout(resolve, 30));
     const claim = await send('PUT', `/allocations/${randomUUID()}`, {
       allocations: { [other]: { resources: { VCPU: 1 } } }, project_id: 'p', user_id: 'u', consumer_generation: null, consumer_type: 'INSTANCE',
     });
+    // Another question, which must show the claim: answered while the wide search still runs, not after it.
+    const question = await send('GET', '/allocation_candidates?resources=VCPU:1');
+    const questionEnded = performance.now();
     const refused = await wide;
     await probes;
     expect(claim.status).toBe(204);
+    expect(question.status).toBe(200);
+    expect(JSON.parse(question.text).provider_summaries[other].resources.VCPU.used).toBe(1);
+    process.stdout.write(`the wide search took ${(wideEnded - wideStarted).toFixed(0)} ms; the other question ended ${(wideEnded - questionEnded).toFixed(0)} ms before it\n`);
+    expect(questionEnded).toBeLessThan(wideEnded);
     expect(refused.status).toBe(400);
     const error = JSON.parse(refused.text).errors[0];
     expect(error.code).toBe('placement.query.bad_value');

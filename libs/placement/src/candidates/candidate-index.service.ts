@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { comparePositions, EVENT_STORE, EventStore, LogPosition, RecordedEvent, START } from '#event-store/index.js';
 import { FreshReads } from '../shared/fresh-reads.js';
 import { READ_DB, ReadDb } from '../shared/read-db.js';
-import { applyEvent } from './index/apply-event.js';
+import { applyEvent, movesOnlyUsage } from './index/apply-event.js';
 import { ViewLease } from './index/view-lease.js';
 import { CandidateView, emptyView } from './candidate-view.js';
 import { CandidateSnapshotStore } from './snapshot/snapshot-store.js';
@@ -45,10 +45,10 @@ export class CandidateIndexService implements OnModuleInit {
   /** The head, and the log up to it from where the view stands, applied: one round trip shared by concurrent queries. */
   private readonly heads = new FreshReads<LogPosition>(async () => {
     const { head, events } = await this.store.readToHead(this.position, BATCH, DATA_ONLY);
-    await this.lease.write(() => this.applyRead(events));
+    await this.fold(events);
     return head;
   });
-  /** The view changes only while no search or snapshot that pauses holds it. */
+  /** The view changes only while no search or snapshot that pauses holds it, but for usage, which a search lets in. */
   private readonly lease = new ViewLease();
   private readonly logger = new Logger('candidates');
 
@@ -106,13 +106,14 @@ export class CandidateIndexService implements OnModuleInit {
 
   /**
    * `work` over the view reflecting every write acknowledged before this call (current()), which
-   * does not change while `work` runs, though it awaits: a search that pauses to let other
-   * requests run sees one state of the cloud throughout. Writes arriving meanwhile are folded in
-   * once it is done.
+   * does not change while `work` runs, though it awaits: writes arriving meanwhile are folded in
+   * once it is done. With `letUsageIn` (a search), writes that only move usage are folded in
+   * while it pauses: it sees one set of providers, trees, traits and aggregates throughout, and
+   * each provider's usage as it stands when it looks.
    */
-  async read<T>(work: (view: CandidateView) => Promise<T>): Promise<T> {
+  async read<T>(work: (view: CandidateView) => Promise<T>, letUsageIn = false): Promise<T> {
     await this.current();
-    return this.lease.read(() => work(this.view));
+    return this.lease.read(() => work(this.view), letUsageIn);
   }
 
   /**
@@ -130,9 +131,14 @@ export class CandidateIndexService implements OnModuleInit {
   private async readAllOf(read: (from: LogPosition) => Promise<RecordedEvent[]>): Promise<void> {
     for (;;) {
       const batch = await read(this.position);
-      await this.lease.write(() => this.applyRead(batch));
+      await this.fold(batch);
       if (batch.length < BATCH) break;
     }
+  }
+
+  /** A read of the log folded in, as soon as the readers holding the view let it. */
+  private fold(batch: readonly RecordedEvent[]): Promise<void> {
+    return this.lease.write(() => this.applyRead(batch), batch.every(movesOnlyUsage));
   }
 
   /**

@@ -19,8 +19,9 @@ export const SLICE_MS = 2;
 
 /**
  * The candidates of a request, and what `present` makes of them (the API's body, with the bytes
- * kept between answers): both over one state of the index, which no write changes until they
- * are done, though they pause.
+ * kept between answers): both over one set of providers, which no write changes until they are
+ * done, though they pause. Claims are folded in meanwhile (candidate-index.service.ts), so a long
+ * answer holds back neither them nor the questions after them.
  */
 export class GetAllocationCandidates<Presented = CandidateResult> {
   constructor(readonly request: CandidateRequest, readonly present?: (result: CandidateResult, reuse: AnswerReuse) => Promise<Presented>) {}
@@ -41,6 +42,6 @@ export class GetAllocationCandidatesHandler implements IQueryHandler<GetAllocati
       const search = () => runPausing(searchSteps(index, names, request, this.options, this.reuse.trees), SLICE_MS);
       const result = await this.reuse.results.answer(index, names, request, this.options, search);
       return present ? present(result, this.reuse) : result;
-    });
+    }, true);
   }
 }

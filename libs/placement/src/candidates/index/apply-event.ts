@@ -10,6 +10,18 @@ const TRAIT = 'trait-';
 const CONSUMER = 'consumer-';
 
 /**
+ * Whether folding the event moves nothing but usage: a consumer's holdings, a provider's
+ * allocations (and generation). Such a write changes no provider set, list or tree a search
+ * walks, so a search may let it in while it pauses (view-lease.ts).
+ */
+export function movesOnlyUsage(event: RecordedEvent<any>): boolean {
+  const { stream, type } = event;
+  if (stream.startsWith(CONSUMER)) return true;
+  if (stream.startsWith(PROVIDER)) return type === 'ProviderAllocationsChanged';
+  return !stream.startsWith(RESOURCE_CLASS) && !stream.startsWith(TRAIT);
+}
+
+/**
  * Folds one logged event into the candidate index. Provider events go through the domain's
  * own evolveProvider, so every event type it learns (allocations included) is seen here too.
  */

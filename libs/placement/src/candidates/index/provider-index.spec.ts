@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '#event-store/index.js';
-import { applyEvent } from './apply-event.js';
+import { applyEvent, movesOnlyUsage } from './apply-event.js';
 import { NameCatalog } from './name-catalog.js';
 import { activeProvider, indexOf } from './plain-index.js';
 import { ProviderIndex, SHARES_VIA_AGGREGATE } from './provider-index.js';
@@ -97,6 +97,28 @@ describe('applyEvent', () => {
     expect(index.get('p1')!.state.generation).toBe(3);
     applyEvent(index, names, event(stream, 'ResourceProviderDeleted', { generation: 3, v: 1 }));
     expect(index.get('p1')).toBeUndefined();
+  });
+
+  it('tells which events only move usage: folding one leaves every set and tree a search walks as it was', () => {
+    const index = new ProviderIndex();
+    const names = new NameCatalog();
+    const created = event('provider-p1', 'ResourceProviderCreated', { uuid: 'p1', name: 'one', parent_provider_uuid: null, generation: 0, v: 1 });
+    const inventories = event('provider-p1', 'InventoriesSet', {
+      inventories: { VCPU: { total: 8, reserved: 0, min_unit: 1, max_unit: 8, step_size: 1, allocation_ratio: 1 } }, generation: 1, v: 1 });
+    for (const e of [created, inventories]) applyEvent(index, names, e);
+    const before = index.version;
+    const claim = [
+      event('provider-p1', 'ProviderAllocationsChanged', { consumers: { c1: { VCPU: 3 } }, generation: 2, v: 1 }),
+      event('consumer-c1', 'ConsumerAllocationsReplaced', { project_id: 'p', allocations: { p1: { VCPU: 3 } } }),
+    ];
+    expect(claim.map(movesOnlyUsage)).toEqual([true, true]);
+    for (const e of claim) applyEvent(index, names, e);
+    // The journal tells a usage change; any change of shape it cannot tell (null).
+    expect(index.changesSince(before)?.map((c) => c.node.uuid)).toEqual(['p1']);
+    const reshaping = [created, inventories, event('provider-p1', 'TraitsSet', { traits: ['CUSTOM_X'], generation: 3, v: 1 }),
+      event('provider-p1', 'AggregatesSet', { aggregates: [], generation: 3, v: 1 }), event('provider-p1', 'ResourceProviderDeleted', { generation: 3, v: 1 }),
+      event('trait-CUSTOM_X', 'TraitCreated', { name: 'CUSTOM_X' }), event('resource-class-CUSTOM_Y', 'ResourceClassCreated', { name: 'CUSTOM_Y' })];
+    expect(reshaping.filter(movesOnlyUsage)).toEqual([]);
   });
 
   it('learns custom classes and traits from their streams', () => {

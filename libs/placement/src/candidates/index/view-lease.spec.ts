@@ -25,6 +25,27 @@ describe('the view lease', () => {
     expect(seen).toEqual(['first read', 'write', 'second read']);
   });
 
+  it('lets a write that only moves usage in while a search that allows it pauses, and holds every other write for it', async () => {
+    const lease = new ViewLease();
+    const seen: string[] = [];
+    const searching = lease.read(async () => { await later(20); seen.push('search ends'); }, true);
+    await later(1);
+    const claim = lease.write(() => seen.push('claim'), true);
+    const provider = lease.write(() => seen.push('provider created'));
+    await Promise.all([searching, claim, provider]);
+    expect(seen).toEqual(['claim', 'search ends', 'provider created']);
+  });
+
+  it('holds even a usage write for a reader that does not let it in (a snapshot being encoded)', async () => {
+    const lease = new ViewLease();
+    const seen: string[] = [];
+    const encoding = lease.read(async () => { await later(10); seen.push('snapshot encoded'); });
+    await later(1);
+    const claim = lease.write(() => seen.push('claim'), true);
+    await Promise.all([encoding, claim]);
+    expect(seen).toEqual(['snapshot encoded', 'claim']);
+  });
+
   it('gives the lease back when the work fails', async () => {
     const lease = new ViewLease();
     await expect(lease.read(async () => { throw new Error('no'); })).rejects.toThrow('no');

@@ -4,7 +4,8 @@ import { NameCatalog } from '../index/name-catalog.js';
 import { indexOf } from '../index/plain-index.js';
 import { SHARES_VIA_AGGREGATE } from '../index/provider-index.js';
 import { SearchOptions } from '../request.js';
-import { searchCandidates } from '../search/search.js';
+import { candidateRequest, group } from '../search/request-builder.js';
+import { searchCandidates, searchSteps } from '../search/search.js';
 import { TreeAnswers } from './tree-answers.js';
 
 const names = new NameCatalog();
@@ -69,6 +70,22 @@ describe('answers kept per tree (TreeAnswers)', () => {
     expect(flavors.filter((_r, i) => firsts[i].trees?.some((slice) => slice.root.uuid === 'cn0' && slice.part)).length).toBeGreaterThan(1);
     // cn1's parts went stale with the write, and were let go as cn1's tree was searched again.
     expect(dropped.length).toBeGreaterThan(0);
+  });
+
+  it('keeps no part of a tree a claim moved while the search paused in it, so later answers stay exact', () => {
+    // A wide tree: one FPGA on each of ten children, five isolated groups of one, far more steps than a slice.
+    const wide = [{ uuid: 'w', inventories: {} }, ...Array.from({ length: 10 }, (_v, i) => ({ uuid: `w${i}`, parent: 'w', inventories: { FPGA: { total: 1 } } }))];
+    const index = indexOf([...nestedTree(0), ...wide]);
+    const request = candidateRequest(Array.from({ length: 5 }, (_v, i) => group(`${i + 1}`, { resources: [['FPGA', 1]] })), { groupPolicy: 'isolate' });
+    const answers = new TreeAnswers();
+    const steps = searchSteps(index, names, request, OPTIONS, answers);
+    expect(steps.next().done).toBe(false);
+    // A claim folded in during the pause (the service lets usage in): one child's FPGA taken.
+    putChanged(index, index.get('w9')!.state, { usages: { FPGA: 1 } });
+    while (!steps.next().done);
+    const again = searchCandidates(index, names, request, OPTIONS, answers);
+    expect(seen(again)).toEqual(seen(searchCandidates(index, names, request, OPTIONS)));
+    expect(again.candidates.length).toBe(9 * 8 * 7 * 6 * 5);
   });
 
   it('is not used where sharing providers lend across trees, for the explain counts or for a shuffled answer', () => {

@@ -31,7 +31,11 @@ export interface CombineOptions {
    * Trees' candidates kept from earlier requests (tree-answers.ts), for the depth-first,
    * unshuffled walk of a deployment without sharing providers, where a tree's candidates are its own.
    */
-  readonly reuse?: { readonly answers: TreeAnswers; readonly index: ProviderIndex; readonly key: RequestKey; readonly names: number } | null;
+  readonly reuse?: {
+    readonly answers: TreeAnswers; readonly index: ProviderIndex; readonly key: RequestKey; readonly names: number;
+    /** The index's clock when the search began: a tree stamped later changed while it ran. */
+    readonly since: number;
+  } | null;
   /** performance.now() past which generation stops (SearchOptions.deadline). */
   readonly deadline?: number;
 }
@@ -178,7 +182,7 @@ export class Combiner {
    * The depth-first walk, tree by tree, taking a tree's kept part where its tree is unchanged
    * and keeping what the others give. A tree the cap cut short may have had more, so it is not kept.
    */
-  private *reusing({ answers, index, key, names }: NonNullable<CombineOptions['reuse']>): Generator<void, number> {
+  private *reusing({ answers, index, key, names, since }: NonNullable<CombineOptions['reuse']>): Generator<void, number> {
     const slices: TreeSlice[] = (this.slices = []);
     let trees = 0;
     for (const root of this.plans[0].choices.anchors()) {
@@ -194,7 +198,8 @@ export class Combiner {
         const levels = this.levelsAt(root);
         if (levels) yield* this.generate(levels);
         taken = this.candidates.slice(from);
-        if (!this.full && !this.timedOut) part = answers.keep(index, root, key, names, taken);
+        // Not kept where a claim folded in while the search paused moved the tree: its candidates came from the rooms before.
+        if (!this.full && !this.timedOut && root.stamp <= since) part = answers.keep(index, root, key, names, taken);
       }
       if (taken.length === 0) continue;
       trees++;

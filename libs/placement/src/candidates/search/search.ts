@@ -124,7 +124,7 @@ export function* searchSteps(
   const excludeNested = !request.nestedAware && index.hasTrees;
   // Kept parts are a tree's own candidates only where no provider lends to other trees.
   const reusable = answers && wholeTrees && index.sharing.size === 0 && !shuffle && !breadthFirst && !options.countEveryStep;
-  const reuse = reusable ? { answers, index, key: answers.keyOf(request, excludeNested), names: names.version } : null;
+  const reuse = reusable ? { answers, index, key: answers.keyOf(request, excludeNested), names: names.version, since: index.version } : null;
   const combiner = new Combiner(plans, request, { cap, excludeNested, shuffle, breadthFirst, reuse, deadline: options.deadline });
   const candidates = yield* combiner.run(explain);
   if (unbounded) refusePastCeiling(candidates.length);
