@@ -10,9 +10,10 @@ const TRAIT = 'trait-';
 const CONSUMER = 'consumer-';
 
 /**
- * Whether folding the event moves nothing but usage: a consumer's holdings, a provider's
- * allocations (and generation). Such a write changes no provider set, list or tree a search
- * walks, so a search may let it in while it pauses (view-lease.ts).
+ * Whether folding the event moves nothing but usage (a consumer's holdings, a provider's
+ * allocations and generation) or nothing the index keeps at all. Such a write changes no
+ * provider set, list or tree a search walks, so a search may let it in while it pauses
+ * (view-lease.ts).
  */
 export function movesOnlyUsage(event: RecordedEvent<any>): boolean {
   const { stream, type } = event;
