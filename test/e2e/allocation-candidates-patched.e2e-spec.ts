@@ -7,7 +7,8 @@ import type { RunningApp } from '../../apps/placement-api/src/bootstrap.js';
  * A scheduler asks each flavor again after claims: the kept answer is patched with the providers
  * the writes changed (patch-walk.ts) and its body copied where it still holds (entry-runs.ts),
  * in reused buffers. Over HTTP, after claims here and in another process, deletions, a resized
- * inventory and a trait change, every answer is byte for byte what a fresh search gives (the
+ * inventory, a trait change and devices added below computes (then claimed with them), every
+ * answer is byte for byte what a fresh search gives (the
  * other process, asked with a limit it has not seen, searches afresh), and concurrent answers
  * arrive whole and alike.
  */
@@ -39,14 +40,18 @@ describe('allocation candidates: answers patched after claims, over HTTP', () =>
     return get(sibling.url, flavor, limit);
   };
 
+  /** PCI devices below some computes, added midway: a question of VCPU, memory and disk is still met by roots alone. */
+  const devices = new Map<string, string>();
+
   const claim = async (base: string, provider: string, vcpu: number) => {
     const consumer = randomUUID();
+    const allocations: Record<string, { resources: Record<string, number> }> = { [provider]: { resources: { VCPU: vcpu, MEMORY_MB: 512 } } };
+    const device = devices.get(provider);
+    if (device) allocations[device] = { resources: { PCI_DEVICE: 1 } };
     const response = await fetch(`${base}/allocations/${consumer}`, {
       method: 'PUT',
       headers: { 'x-auth-token': 'admin', 'openstack-api-version': 'placement 1.36', 'content-type': 'application/json' },
-      body: JSON.stringify({
-        allocations: { [provider]: { resources: { VCPU: vcpu, MEMORY_MB: 512 } } }, project_id: randomUUID(), user_id: randomUUID(), consumer_generation: null,
-      }),
+      body: JSON.stringify({ allocations, project_id: randomUUID(), user_id: randomUUID(), consumer_generation: null }),
     });
     expect(response.status).toBe(204);
     return consumer;
@@ -70,14 +75,14 @@ describe('allocation candidates: answers patched after claims, over HTTP', () =>
     await app?.close();
   });
 
-  it('answers each flavor after claims, deletions and other writes exactly as a fresh search, limited or not', async () => {
+  it('answers each flavor after claims, deletions and other writes exactly as a fresh search, limited or not, before and after computes get devices', async () => {
     const ask = async (limit: number) => {
       for (const flavor of FLAVORS) expectSameBody(await get(app.baseUrl, flavor, limit), await searched(flavor, limit));
     };
     const limits = [1000, 100];
     for (const limit of limits) await ask(limit);
     const consumers: string[] = [];
-    for (let round = 0; round < 12; round++) {
+    for (let round = 0; round < 14; round++) {
       // Claims here and in the other process: the first providers of every answer, some filled up.
       consumers.push(await claim(app.baseUrl, providers[round % 4], 2));
       consumers.push(await claim(sibling.url, providers[3 * round], 1));
@@ -92,6 +97,16 @@ describe('allocation candidates: answers patched after claims, over HTTP', () =>
           resource_provider_generation: (body as { resource_provider_generation: number }).resource_provider_generation, total: 2,
         } })).status).toBe(200);
       }
+      if (round === 6) {
+        for (const root of providers.slice(0, 24)) {
+          const uuid = randomUUID();
+          expect((await app.request('POST', '/resource_providers', { version: '1.39', body: { uuid, name: `pci-${uuid}`, parent_provider_uuid: root } })).status).toBe(200);
+          expect((await app.request('PUT', `/resource_providers/${uuid}/inventories`, { version: '1.39', body: {
+            resource_provider_generation: 0, inventories: { PCI_DEVICE: { total: 8 } },
+          } })).status).toBe(200);
+          devices.set(root, uuid);
+        }
+      }
       if (round === 8) {
         const { body } = await app.request('GET', `/resource_providers/${providers[1]}/traits`, { version: '1.39' });
         expect((await app.request('PUT', `/resource_providers/${providers[1]}/traits`, { version: '1.39', body: {
@@ -100,6 +115,10 @@ describe('allocation candidates: answers patched after claims, over HTTP', () =>
       }
       for (const limit of limits) await ask(limit);
     }
+    // Each device a claim took from is summarized with its compute, as used as the claims left it.
+    const { body } = await app.request('GET', `/allocation_candidates?${FLAVORS[1]}&limit=1000`, { version: '1.36' });
+    const summaries = (body as { provider_summaries: Record<string, { resources: Record<string, { used: number }> }> }).provider_summaries;
+    expect(summaries[devices.get(providers[3 * 7])!]?.resources.PCI_DEVICE.used).toBe(1);
   }, 120_000);
 
   it('sends every concurrent answer whole and alike while claims come between them', async () => {

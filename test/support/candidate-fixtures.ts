@@ -156,3 +156,30 @@ export const FLAT_WRITES: IndexWrite[] = [
     }
   },
 ];
+
+/** Computes of the flat cloud with children holding what flavors do not ask: PCI devices, vGPUs, a port's bandwidth. */
+export function deviceChildren(count: number): PlainProvider[] {
+  return Array.from({ length: count }, (_v, i) => i).flatMap((i): PlainProvider[] => {
+    const root = `c${String(i).padStart(4, '0')}`;
+    if (i % 4 === 0) return [0, 1, 2].map((d) => ({ uuid: `${root}-pci${d}`, parent: root, inventories: { PCI_DEVICE: { total: 1 } }, traits: ['CUSTOM_FOO'] }));
+    if (i % 4 === 1) return [{ uuid: `${root}-gpu`, parent: root, inventories: { VGPU: { total: 4 } } }];
+    if (i % 4 === 2) return [{ uuid: `${root}-agent`, parent: root }, { uuid: `${root}-port`, parent: `${root}-agent`, inventories: { NET_BW_EGR_KILOBIT_PER_SEC: { total: 10000 } } }];
+    return [];
+  });
+}
+
+/** Writes to the children too: a device claimed or freed, and now and then a class the flavors ask given to a child and taken back. */
+export const DEVICE_WRITES: IndexWrite[] = [
+  ...FLAT_WRITES,
+  (index, random) => {
+    const { state } = someProvider(index, random);
+    const rc = Object.keys(state.inventories).find((name) => ['PCI_DEVICE', 'VGPU', 'NET_BW_EGR_KILOBIT_PER_SEC'].includes(name));
+    if (rc) putChanged(index, state, { usages: { ...state.usages, [rc]: random.int(state.inventories[rc].total + 1) } });
+  },
+  (index, random) => {
+    const node = someProvider(index, random);
+    if (!node.parent) return;
+    const { VCPU, ...others } = node.state.inventories;
+    putChanged(index, node.state, { inventories: VCPU ? others : { ...others, VCPU: activeProvider({ uuid: 'x', inventories: { VCPU: { total: 4 } } }).inventories.VCPU } });
+  },
+];

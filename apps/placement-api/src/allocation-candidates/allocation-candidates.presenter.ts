@@ -281,7 +281,9 @@ export function* presentSteps(result: CandidateResult, request: CandidateRequest
     reuse.buffers.share(kept);
     return kept;
   }
-  if (result.walked && result.candidates.length <= LARGEST_WALKED) return yield* presentWalked(result, result.walked, p, reuse);
+  if (result.walked && Math.max(result.candidates.length, result.summaries.length) <= LARGEST_WALKED) {
+    return yield* presentWalked(result, result.walked, p, reuse);
+  }
   const noted = reuse.bytes.noted(result, 'body', p.key, 0);
   if (noted === undefined) {
     reuse.bytes.note(result, 'body', p.key, 0, 'seen once');
@@ -295,7 +297,7 @@ export function* presentSteps(result: CandidateResult, request: CandidateRequest
   return bytes;
 }
 
-/** A streamed answer of up to this many candidates keeps its body (at most about LARGEST_KEPT_BODY). */
+/** A streamed answer of up to this many candidates and summaries keeps its body (at most about LARGEST_KEPT_BODY). */
 const LARGEST_WALKED = 8192;
 
 /** Where a walked answer's entries start in its kept body, and the index's clock it was written at. */
@@ -311,7 +313,8 @@ const layouts = new WeakMap<Buffer, WalkedLayout>();
 /**
  * A streamed answer's body, kept from its first presentation with where each entry starts, since
  * after the next claim the answer is patched (patch-walk.ts) and the patch's body copies every
- * entry the two share: every request, and the summaries of providers that did not change.
+ * entry the two share: every request, and the summaries of trees that did not change. Each
+ * candidate is a root, and its summaries (its tree's) are one entry, unchanged while its stamp is.
  */
 function* presentWalked(result: CandidateResult, walked: Walked, p: Presentation, { bytes: kept, buffers }: AnswerReuse): Steps<Buffer> {
   const base = walked.base?.result;
@@ -321,6 +324,7 @@ function* presentWalked(result: CandidateResult, walked: Walked, p: Presentation
   const earlier = (list: 'requests' | 'summaries', same: (j: number) => boolean): EarlierList | null =>
     before && layout ? { bytes: before, starts: layout[list], from: walked.base!.from, same } : null;
   const { candidates, summaries } = result;
+  const { spans } = walked;
   const n = candidates.length;
   const size = before ? before.length + 4096 : n * 640 + 64;
   // Into a reused buffer, as every large answer: a fresh one per claim would have the collector chase external memory.
@@ -334,8 +338,8 @@ function* presentWalked(result: CandidateResult, walked: Walked, p: Presentation
     yield* writeEntries(out, n, requests, earlier('requests', () => true),
       (i) => writeOneProviderRequest(out, candidates[i] as OneProviderCandidate, p), PAUSE_EVERY);
     out.text('],"provider_summaries":{');
-    yield* writeEntries(out, n, summaryStarts, earlier('summaries', (j) => base!.summaries[j].changed <= layout!.version),
-      (i) => writeSummary(out, summaries[i], p), PAUSE_EVERY);
+    yield* writeEntries(out, n, summaryStarts, earlier('summaries', (j) => (base!.candidates[j] as OneProviderCandidate).provider.stamp <= layout!.version),
+      (i) => writeTreeSummaries(out, summaries, spans[i], spans[i + 1], p), PAUSE_EVERY);
     out.text('}}');
   } finally {
     if (before) buffers.giveBack(before);
@@ -347,6 +351,14 @@ function* presentWalked(result: CandidateResult, walked: Walked, p: Presentation
   buffers.share(bytes);
   kept.keep(result, 'body', p.key, 0, bytes);
   return bytes;
+}
+
+/** The summaries from `from` up to `to`, comma-separated: one root's tree. */
+function writeTreeSummaries(out: AsciiWriter, summaries: readonly ProviderNode[], from: number, to: number, p: Presentation): void {
+  for (let at = from; at < to; at++) {
+    if (at > from) out.byte(COMMA);
+    writeSummary(out, summaries[at], p);
+  }
 }
 
 function* writeBody(result: CandidateResult, p: Presentation, buffers?: ReplyBuffers): Steps<Buffer> {

@@ -1,4 +1,6 @@
 import type { RecordedEvent } from '#event-store/index.js';
+import { INDEX_WRITES, nestedTree } from '#test/support/candidate-fixtures.js';
+import { seededRandom } from '#test/support/seeded-random.js';
 import { applyEvent, movesOnlyUsage } from './apply-event.js';
 import { NameCatalog } from './name-catalog.js';
 import { activeProvider, indexOf } from './plain-index.js';
@@ -132,6 +134,40 @@ describe('applyEvent', () => {
     applyEvent(index, names, event('resource-class-CUSTOM_B', 'ResourceClassCreated', { name: 'CUSTOM_B', renamed_from: 'CUSTOM_A', v: 1 }));
     applyEvent(index, names, event('trait-CUSTOM_T', 'TraitDeleted', { name: 'CUSTOM_T', v: 1 }));
     expect([names.hasClass('CUSTOM_A'), names.hasClass('CUSTOM_B'), names.hasTrait('CUSTOM_T')]).toEqual([false, true, false]);
+  });
+
+  it('knows which classes only roots hold, through moves, class changes, providers coming and going, and a snapshot', () => {
+    const random = seededRandom(20261130);
+    const index = indexOf([...nestedTree(0), ...nestedTree(1), { uuid: 'flat', inventories: { VCPU: { total: 8 }, DISK_GB: { total: 10 } } }]);
+    const classes = ['VCPU', 'MEMORY_MB', 'DISK_GB', 'FPGA', 'VGPU'];
+    const heldByRootsOnly = (rc: string) => [...index.withClass(rc)].every((node) => node.parent === null);
+    const seenBoth = new Set<boolean>();
+    for (let step = 0; step < 400; step++) {
+      random.pick(INDEX_WRITES)(index, random);
+      for (const rc of classes) {
+        expect({ step, rc, only: index.heldByRootsOnly([rc]) }).toEqual({ step, rc, only: heldByRootsOnly(rc) });
+        seenBoth.add(heldByRootsOnly(rc));
+      }
+      expect(index.heldByRootsOnly(classes)).toBe(classes.every(heldByRootsOnly));
+      const restored = ProviderIndex.fromSnapshot(index.toSnapshot());
+      expect(classes.map((rc) => restored.heldByRootsOnly([rc]))).toEqual(classes.map(heldByRootsOnly));
+    }
+    expect(seenBoth).toEqual(new Set([true, false]));
+  });
+
+  it('counts a provider\'s classes out of the roots\' where it stood, when one write both moves it and changes its classes', () => {
+    const index = indexOf([{ uuid: 'r' }, { uuid: 'c', parent: 'r', inventories: { VGPU: { total: 4 } } }]);
+    const only = () => ({ VGPU: index.heldByRootsOnly(['VGPU']), VCPU: index.heldByRootsOnly(['VCPU']) });
+    expect(only()).toEqual({ VGPU: false, VCPU: true });
+    index.put('c', activeProvider({ uuid: 'c', inventories: { VCPU: { total: 8 } } }));
+    expect(only()).toEqual({ VGPU: true, VCPU: true });
+    index.put('c', activeProvider({ uuid: 'c', parent: 'r', inventories: { VGPU: { total: 4 } } }));
+    expect(only()).toEqual({ VGPU: false, VCPU: true });
+    index.put('c', activeProvider({ uuid: 'c', parent: 'r', inventories: { VCPU: { total: 8 } } }));
+    expect(only()).toEqual({ VGPU: true, VCPU: false });
+    expect(ProviderIndex.fromSnapshot(index.toSnapshot()).heldByRootsOnly(['VCPU'])).toBe(false);
+    index.put('r', { status: 'deleted', uuid: 'r' });
+    expect(only()).toEqual({ VGPU: true, VCPU: true });
   });
 
   it('stamps the root of every tree a change touches, each time with a later stamp', () => {

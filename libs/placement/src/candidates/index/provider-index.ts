@@ -90,6 +90,8 @@ export class ProviderIndex {
   private readonly byTrait = new Map<string, Set<ProviderNode>>();
   private readonly byAggregate = new Map<string, Set<ProviderNode>>();
   private nested = 0;
+  /** Per class, how many providers below a root hold it (heldByRootsOnly). */
+  private readonly belowRoots = new Map<string, number>();
   /** The last stamp given to a changed tree. */
   private clock = 0;
   /** Each subtree's members as last listed; emptied whenever any provider joins, leaves or moves. */
@@ -121,6 +123,16 @@ export class ProviderIndex {
   /** Upstream's _has_provider_trees: whether any provider has a parent. */
   get hasTrees(): boolean {
     return this.nested > 0;
+  }
+
+  /**
+   * Whether no provider below a root holds any of the classes: a group of them is then met only
+   * by roots, each whole, however many trees the deployment has. Follows the providers' classes
+   * and places, which only a reshaping change moves (change-journal.ts).
+   */
+  heldByRootsOnly(classes: Iterable<string>): boolean {
+    for (const rc of classes) if (this.belowRoots.has(rc)) return false;
+    return true;
   }
 
   withClass(resourceClass: string): ReadonlySet<ProviderNode> {
@@ -204,6 +216,7 @@ export class ProviderIndex {
     }
     // A cycle has no root, so its members are never reached.
     if (reached !== nodes.length) fail('the trees have a cycle');
+    for (const node of nodes) if (node.parent) index.countBelowRoots(Object.keys(node.state.inventories), 1);
     index.trees = new Map();
     const restore = (target: Map<string, Set<ProviderNode>>, from: ProviderIndexSnapshot['byClass']) => {
       for (const [key, members] of from) target.set(key, new Set(members.map(nodeAt)));
@@ -221,6 +234,13 @@ export class ProviderIndex {
     if (!node) return this.insert(state);
     const before = node.state;
     node.state = state;
+    const classes = before.inventories === state.inventories ? null : new Set(Object.keys(state.inventories));
+    const reclassed = classes !== null && !sameClasses(before.inventories, classes);
+    // Counted where the provider stood: a move then counts its classes out of or into the roots' (reparent).
+    if (reclassed && node.parent) {
+      this.countBelowRoots(Object.keys(before.inventories), -1);
+      this.countBelowRoots(classes, 1);
+    }
     // Whether what a search walks, and in which order, may have changed: the journal cannot tell such a change.
     let reshaped = false;
     if (before.parentUuid !== state.parentUuid) {
@@ -239,18 +259,23 @@ export class ProviderIndex {
       node.aggregates = aggregates;
       reshaped = true;
     }
-    if (before.inventories !== state.inventories) {
-      const classes = new Set(Object.keys(state.inventories));
-      if (!sameClasses(before.inventories, classes)) {
-        syncFacet(this.byClass, node, Object.keys(before.inventories), classes);
-        reshaped = true;
-      }
+    if (reclassed) {
+      syncFacet(this.byClass, node, Object.keys(before.inventories), classes);
+      reshaped = true;
     }
     if (before.inventories !== state.inventories || before.usages !== state.usages) node.rooms = roomsOf(state);
     this.touch(node.root);
     node.changed = this.clock;
     if (reshaped) this.journal.reshape(this.clock);
     else this.journal.record(this.clock, { node, shrank: before.inventories === state.inventories && usedMore(before.usages, state.usages) });
+  }
+
+  private countBelowRoots(classes: Iterable<string>, by: 1 | -1): void {
+    for (const rc of classes) {
+      const count = (this.belowRoots.get(rc) ?? 0) + by;
+      if (count === 0) this.belowRoots.delete(rc);
+      else this.belowRoots.set(rc, count);
+    }
   }
 
   private touch(root: ProviderNode): void {
@@ -290,6 +315,7 @@ export class ProviderIndex {
   private reparent(node: ProviderNode, parentUuid: string | null): void {
     this.trees = new Map();
     this.touch(node.root);
+    const wasBelow = node.parent !== null;
     if (node.parent) {
       const siblings = node.parent.children;
       siblings.splice(siblings.indexOf(node), 1);
@@ -297,6 +323,7 @@ export class ProviderIndex {
     }
     const parent = parentUuid === null ? null : this.nodes.get(parentUuid) ?? null;
     node.parent = parent;
+    if (wasBelow !== (parent !== null)) this.countBelowRoots(Object.keys(node.state.inventories), parent ? 1 : -1);
     if (parent) {
       parent.children.push(node);
       this.nested++;

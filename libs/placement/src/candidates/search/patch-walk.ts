@@ -33,7 +33,7 @@ export function patchWalk(result: CandidateResult, changes: readonly ProviderCha
     // Every candidate stays where it stood: the lists are the answer's own.
     return {
       candidates: before, summaries: result.summaries, explain: result.explain,
-      walked: { walk, version, base: { result, from: identity(before.length) } },
+      walked: { walk, version, summarize: walked.summarize, spans: walked.spans, base: { result, from: identity(before.length) } },
     };
   }
   const candidates: OneProviderCandidate[] = [];
@@ -45,9 +45,10 @@ export function patchWalk(result: CandidateResult, changes: readonly ProviderCha
     candidates.push(before[at]);
   }
   if (capped) walkOn(walk, before[before.length - 1].provider, candidates, from);
+  const { summaries, spans } = walked.summarize(candidates);
   return {
-    candidates, summaries: candidates.map((c) => c.provider), explain: result.explain,
-    walked: { walk, version, base: { result, from: from.subarray(0, candidates.length) } },
+    candidates, summaries, explain: result.explain,
+    walked: { walk, version, summarize: walked.summarize, spans, base: { result, from: from.subarray(0, candidates.length) } },
   };
 }
 

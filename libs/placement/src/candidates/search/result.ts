@@ -38,9 +38,21 @@ export interface PatchBase {
   readonly from: Int32Array;
 }
 
-/** A streamed answer that can be brought up to date: its walk, the index's clock it stands at, what it was patched from. */
+/** A streamed answer's summaries: candidate i's providers are summaries[spans[i]] up to summaries[spans[i + 1]]. */
+export interface RootSummaries {
+  readonly summaries: readonly ProviderNode[];
+  readonly spans: Int32Array;
+}
+
+/**
+ * A streamed answer that can be brought up to date: its walk, the index's clock it stands at,
+ * how its candidates' providers are summarized (each candidate a root: itself, or its tree), and
+ * what it was patched from.
+ */
 export interface Walked {
   readonly walk: StreamedWalk;
   readonly version: number;
+  readonly summarize: (candidates: readonly OneProviderCandidate[]) => RootSummaries;
+  readonly spans: Int32Array;
   readonly base?: PatchBase;
 }

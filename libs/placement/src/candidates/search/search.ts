@@ -10,7 +10,7 @@ import { checkGroup, resolveGroup } from './group-context.js';
 import { streamOneGroup } from './one-group.js';
 import { combinable, countTreeChoices, treeChoices } from './multi-provider.js';
 import { countSingleProviderChoices, singleProviderChoices } from './single-provider.js';
-import { summaryProviders } from './summaries.js';
+import { rootSummaries, summaryProviders } from './summaries.js';
 import { summarized, TreeAnswers } from '../reuse/tree-answers.js';
 import { runToEnd, Steps } from './steps.js';
 import type { CandidateResult } from './result.js';
@@ -57,7 +57,8 @@ function shuffler(random: () => number) {
 /**
  * GET /allocation_candidates over the index: anchors (root_required), then each group in
  * query order (names, aggregates, capacity, traits, trees, sharing), then the combination. A
- * lone group that single providers meet whole is streamed instead (one-group.ts).
+ * lone group that single providers meet whole (a suffixed one, or one whose classes only roots
+ * hold) is streamed instead (one-group.ts).
  * A group that matches nothing ends the search before later groups are even looked at, as
  * upstream, so a later group's unknown class is then not reported.
  */
@@ -89,16 +90,21 @@ export function* searchSteps(
     explain.record('providers summarized', summaries.length);
     return { candidates, summaries, explain: explain.steps };
   };
-  if (request.groups.length === 1 && (isGranular(request.groups[0]) || !spreads)) {
-    const checked = checkGroup(index, names, request.groups[0], explain);
+  const lone = request.groups.length === 1 ? request.groups[0] : null;
+  // Only roots hold what the lone group asks, and none lends: each candidate is one root, as in a flat cloud.
+  const onRoots = lone !== null && resourceful(lone) && index.sharing.size === 0 && index.heldByRootsOnly(lone.resources.map(([rc]) => rc));
+  if (lone && (isGranular(lone) || !spreads || onRoots)) {
+    const checked = checkGroup(index, names, lone, explain);
     if (!checked) return nothing;
-    const { candidates: streamed, walk } = yield* streamOneGroup(index, checked, allowed, sharing, { cap, shuffle, byRoot: breadthFirst && index.hasTrees }, explain);
+    const byRoot = breadthFirst && index.hasTrees && !onRoots;
+    const { candidates: streamed, walk } = yield* streamOneGroup(index, checked, allowed, sharing, { cap, shuffle, byRoot }, explain);
     if (unbounded) refusePastCeiling(streamed.length);
-    // Without trees every provider is its own tree, and each streamed candidate has its own provider.
-    const flat = !index.hasTrees && resourceful(checked.group);
-    const result = answer(streamed, flat ? streamed.map((c) => c.provider) : undefined);
-    // A walk in the index's order, where each candidate is its own provider's, can be patched (patch-walk.ts).
-    return flat && index.sharing.size === 0 && !shuffle ? { ...result, walked: { walk, version: index.version } } : result;
+    if (!onRoots || shuffle) return answer(streamed);
+    // A walk in the index's order, where each candidate is a root of its own, can be patched (patch-walk.ts).
+    const summarize = rootSummaries(index, wholeTrees);
+    const { summaries, spans } = summarize(streamed);
+    explain.record('providers summarized', summaries.length);
+    return { candidates: streamed, summaries, explain: explain.steps, walked: { walk, version: index.version, summarize, spans } };
   }
   const plans: GroupPlan[] = [];
   for (const group of request.groups) {

@@ -1,5 +1,7 @@
 import { ProviderIndex, ProviderNode } from '../index/provider-index.js';
+import type { OneProviderCandidate } from './candidate.js';
 import { Candidate } from './combine.js';
+import type { RootSummaries } from './result.js';
 
 /**
  * The providers the answer summarizes: every provider of each tree a candidate takes from;
@@ -15,4 +17,22 @@ export function summaryProviders(index: ProviderIndex, candidates: readonly Cand
     else members.push(...index.tree(root));
   }
   return members;
+}
+
+/**
+ * The summaries of candidates that are each a root of its own (a streamed answer's), and where
+ * each candidate's providers start among them: from 1.29 its whole tree, before it itself.
+ */
+export function rootSummaries(index: ProviderIndex, wholeTrees: boolean) {
+  return (candidates: readonly OneProviderCandidate[]): RootSummaries => {
+    const summaries: ProviderNode[] = [];
+    const spans = new Int32Array(candidates.length + 1);
+    candidates.forEach(({ provider }, i) => {
+      spans[i] = summaries.length;
+      if (!wholeTrees || provider.children.length === 0) summaries.push(provider);
+      else for (const member of index.tree(provider)) summaries.push(member);
+    });
+    spans[candidates.length] = summaries.length;
+    return { summaries, spans };
+  };
 }
