@@ -6,11 +6,12 @@ import { Explain } from './explain.js';
 import { GroupChoices } from './group-choices.js';
 import { inSameSubtree } from './same-subtree.js';
 import { candidateRequest, group } from './request-builder.js';
-import { searchCandidates } from './search.js';
+import { searchCandidates, searchSteps } from './search.js';
 import { CandidateRequest } from '../request.js';
 import { runToEnd } from './steps.js';
 
 const names = new NameCatalog();
+const OPTIONS = { randomize: false, maxCandidates: null };
 const search = (providers: PlainProvider[], request: CandidateRequest, maxCandidates: number | null = null) =>
   searchCandidates(indexOf(providers), names, request, { randomize: false, maxCandidates });
 const shape = (c: Candidate) => c.allocations.flatMap((a) => a.resources.map(([rc, n]) => `${a.provider.uuid}:${rc}=${n}`)).sort().join(' ');
@@ -102,6 +103,22 @@ describe('the wide tree: pruning and the cap', () => {
     expect(tried(result.explain)).toBe(0);
     const twoUnits = search(wide(8, 2), candidateRequest(groups(3, 3), { groupPolicy: 'none' }));
     expect(twoUnits.candidates).toHaveLength(0);
+  });
+
+  it('refuses an answer without a cap, before walking a tree sure to give more than the ceiling; walks one that is not', () => {
+    const steps = (width: number, count: number) => searchSteps(indexOf(wide(width)), names, candidateRequest(groups(count), { groupPolicy: 'isolate' }), OPTIONS);
+    // 10! candidates: refused with no step taken, where generating past the ceiling took a hundred thousand.
+    const tenByTen = steps(10, 10);
+    expect(() => tenByTen.next()).toThrow(/would give more than 100000 allocation candidates/);
+    // 8! fit under the ceiling: all generated.
+    expect(runToEnd(steps(8, 8)).candidates).toHaveLength(40320);
+    // Under group_policy=none picks may share a provider, so nothing is sure before generating: refused once past the ceiling.
+    const none = searchSteps(indexOf(wide(10)), names, candidateRequest(groups(10), { groupPolicy: 'none' }), OPTIONS);
+    let pauses = 0;
+    expect(() => {
+      while (!none.next().done) pauses++;
+    }).toThrow(/would give more than 100000 allocation candidates/);
+    expect(pauses).toBeGreaterThan(100);
   });
 
   it('below 1.29 refuses two providers of one tree in a candidate', () => {

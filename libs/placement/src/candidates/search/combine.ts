@@ -7,6 +7,7 @@ import { GroupChoices } from './group-choices.js';
 import { inSameSubtree } from './same-subtree.js';
 import { Candidate, LevelLayout, PickedCandidate } from './candidate.js';
 import { breadthFirst } from './breadth-first.js';
+import { distinctPicksAtLeast } from './distinct-picks.js';
 import { RequestKey, TreeAnswers, TreeSlice } from '../reuse/tree-answers.js';
 import { PAUSE_EVERY } from './steps.js';
 
@@ -38,6 +39,13 @@ export interface CombineOptions {
   } | null;
   /** performance.now() past which generation stops (SearchOptions.deadline). */
   readonly deadline?: number;
+  /**
+   * An answer without a cap is refused past this many candidates (search.ts): generation stops,
+   * and `beyondCeiling` says so, as soon as a tree is sure to give more than are left, before it
+   * is walked. Sure only of picks that nothing but their distinctness constrains: every group
+   * suffixed and isolated, no same_subtree, no provider lending to several trees.
+   */
+  readonly ceiling?: number;
 }
 
 /** How many steps pass between two readings of the clock: reading it costs more than a step. */
@@ -75,6 +83,8 @@ export class Combiner {
   private readonly scratch: ProviderNode[] = [];
   private readonly layout: LevelLayout;
   private readonly isolate: boolean;
+  /** Each level a suffixed group under isolate, with no same_subtree: only distinctness prunes a tree's picks. */
+  private readonly onlyDistinctness: boolean;
   private seen = new Set<string>();
   private visited = 0;
   private pruned = 0;
@@ -105,6 +115,7 @@ export class Combiner {
     const suffixes = plans.map((plan) => plan.ctx.group.suffix);
     this.subtreeGroups = request.sameSubtrees.map((constraint) => constraint.map((s) => suffixes.indexOf(s)).filter((i) => i >= 0));
     this.isolate = request.groupPolicy === 'isolate';
+    this.onlyDistinctness = this.isolate && this.subtreeGroups.length === 0 && !options.excludeNested && this.levels.every((level) => level.granular);
     const askers = new Map<string, number>();
     for (const level of this.levels) for (const [rc] of level.resources) askers.set(rc, (askers.get(rc) ?? 0) + 1);
     this.contested = [...askers].filter(([, count]) => count > 1).map(([rc]) => rc);
@@ -122,9 +133,17 @@ export class Combiner {
   /** Generation stopped at the deadline: the candidates are the first ones, not all. */
   timedOut = false;
 
-  /** At the cap, or past the deadline. */
+  /** Generation stopped since the candidates were sure to exceed CombineOptions.ceiling. */
+  beyondCeiling = false;
+
+  /** Generation stopped before a tree's candidates were all found. */
+  private get cut(): boolean {
+    return this.full || this.timedOut || this.beyondCeiling;
+  }
+
+  /** At the cap, past the deadline, or sure to be refused. */
   private get done(): boolean {
-    if (this.full || this.timedOut) return true;
+    if (this.cut) return true;
     const deadline = this.options.deadline;
     if (deadline !== undefined && this.visited % CLOCK_EVERY === 0 && performance.now() >= deadline) this.timedOut = true;
     return this.timedOut;
@@ -199,7 +218,7 @@ export class Combiner {
         if (levels) yield* this.generate(levels);
         taken = this.candidates.slice(from);
         // Not kept where a claim folded in while the search paused moved the tree: its candidates came from the rooms before.
-        if (!this.full && !this.timedOut && root.stamp <= since) part = answers.keep(index, root, key, names, taken);
+        if (!this.cut && root.stamp <= since) part = answers.keep(index, root, key, names, taken);
       }
       if (taken.length === 0) continue;
       trees++;
@@ -250,8 +269,20 @@ export class Combiner {
       this.closing = closing;
       this.order = order;
     }
+    if (this.sureBeyondCeiling()) {
+      this.beyondCeiling = true;
+      return;
+    }
     this.bound();
     yield* this.walk();
+  }
+
+  /** Whether this tree's picks alone would take the candidates past the ceiling (CombineOptions.ceiling). */
+  private sureBeyondCeiling(): boolean {
+    const { ceiling } = this.options;
+    if (ceiling === undefined || !this.onlyDistinctness) return false;
+    const left = ceiling - this.candidates.length;
+    return distinctPicksAtLeast(this.order.map((level) => this.choices[level].length), left) > left;
   }
 
   /** For a placement order: which checks become decidable after each position. */

@@ -131,9 +131,11 @@ export function* searchSteps(
   // Kept parts are a tree's own candidates only where no provider lends to other trees.
   const reusable = answers && wholeTrees && index.sharing.size === 0 && !shuffle && !breadthFirst && !options.countEveryStep;
   const reuse = reusable ? { answers, index, key: answers.keyOf(request, excludeNested), names: names.version, since: index.version } : null;
-  const combiner = new Combiner(plans, request, { cap, excludeNested, shuffle, breadthFirst, reuse, deadline: options.deadline });
+  // Refused past the ceiling: where a tree is sure to give more, before it is walked (no sharing provider repeats a candidate).
+  const ceiling = unbounded && index.sharing.size === 0 ? ANSWER_CEILING : undefined;
+  const combiner = new Combiner(plans, request, { cap, excludeNested, shuffle, breadthFirst, reuse, deadline: options.deadline, ceiling });
   const candidates = yield* combiner.run(explain);
-  if (unbounded) refusePastCeiling(candidates.length);
+  if (unbounded) refusePastCeiling(combiner.beyondCeiling ? ANSWER_CEILING + 1 : candidates.length);
   if (combiner.timedOut) return { ...answer(candidates), outOfTime: true };
   const trees = combiner.slices;
   if (!trees) return answer(candidates);
