@@ -3,9 +3,11 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 /**
  * How many steps a search takes between two pauses (yields of its generator), where whoever
  * drives it may let other requests run: a wide tree has millions of steps, each well under a
- * microsecond, so a pause every few thousand costs nothing and bounds a slice.
+ * microsecond once compiled, so a pause every thousand costs little and bounds a slice. The first
+ * searches of a kind run before V8 has compiled their steps, several times slower each: at four
+ * thousand steps a pause, such a slice held the event loop for over ten milliseconds.
  */
-export const PAUSE_EVERY = 4096;
+export const PAUSE_EVERY = 1024;
 
 /** Work done in steps: a generator that pauses now and then (yields), and returns its result. */
 export type Steps<T> = Generator<void, T>;
