@@ -4,6 +4,7 @@ import { candidateRequest, group } from '#placement/candidates/search/request-bu
 import { searchCandidates } from '#placement/candidates/search/search.js';
 import { Candidate, OneProviderCandidate } from '#placement/candidates/search/candidate.js';
 import { AnswerReuse } from '#placement/candidates/reuse/answer-reuse.js';
+import { TreeAnswers } from '#placement/candidates/reuse/tree-answers.js';
 import {
   deviceChildren, DEVICE_WRITES, FLAT_REQUESTS, FLAT_WRITES, flatCatalog, flatCloud, putChanged,
 } from '#test/support/candidate-fixtures.js';
@@ -183,6 +184,23 @@ describe('presentCandidates', () => {
     expect(JSON.parse(step.value.toString('latin1')).provider_summaries.c0005.resources.VCPU.used).toBe(1);
     // Done, it lets go of the earlier body: its memory is handed out again.
     expect(reuse.buffers.take(first.length)!.buffer).toBe(first.buffer);
+  });
+
+  it('pauses by the bytes written, so a wide tree\'s thousand candidates of ten allocations each are not written in one go', () => {
+    const wide = indexOf([{ uuid: 'root' }, ...Array.from({ length: 10 }, (_v, i) => ({ uuid: `pci${i}`, parent: 'root', inventories: { PCI_DEVICE: { total: 1 } } }))]);
+    const asked = candidateRequest(Array.from({ length: 10 }, (_v, i) => group(`${i + 1}`, { resources: [['PCI_DEVICE', 1]] })), { groupPolicy: 'isolate', limit: 1000 });
+    const options = { randomize: false, maxCandidates: null };
+    // Written whole (a search without kept parts) and tree by tree (with them).
+    for (const found of [searchCandidates(wide, new NameCatalog(), asked, options), searchCandidates(wide, new NameCatalog(), asked, options, new TreeAnswers())]) {
+      const steps = presentSteps(found, asked, Version.parse('1.39'), new AnswerReuse());
+      let pauses = 0;
+      let step = steps.next();
+      for (; !step.done; step = steps.next()) pauses++;
+      const body = step.value;
+      expect(JSON.parse(body.toString('latin1')).allocation_requests).toHaveLength(1000);
+      expect(body.length).toBeGreaterThan(512 * 1024);
+      expect(pauses).toBeGreaterThanOrEqual(Math.floor(body.length / (64 * 1024)) - 1);
+    }
   });
 
   it('writes the same bytes tree by tree from kept parts as from a whole search, at each shape from 1.29, after writes, with a limit', () => {

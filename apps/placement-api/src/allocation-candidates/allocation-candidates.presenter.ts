@@ -14,8 +14,27 @@ import { runToEnd, Steps } from '#placement/candidates/search/steps.js';
 import type { Walked } from '#placement/candidates/search/result.js';
 import { EarlierList, EntryStarts, writeEntries } from './entry-runs.js';
 
-/** Candidates or summaries written between two pauses (see presentSteps): well under a millisecond of writing. */
+/** Candidates or summaries written between two pauses of a streamed answer (see presentSteps): one provider's each. */
 const PAUSE_EVERY = 1024;
+
+/**
+ * Bytes written between two pauses elsewhere: a wide tree's candidate takes from ten providers,
+ * so a thousand of them are over a megabyte, which counted by items was written without a pause.
+ */
+const PAUSE_BYTES = 64 * 1024;
+
+/** A pause once PAUSE_BYTES more are written since the last one. */
+class BytePauses {
+  private at = 0;
+
+  constructor(private readonly out: AsciiWriter) {}
+
+  get due(): boolean {
+    if (this.out.length - this.at < PAUSE_BYTES) return false;
+    this.at = this.out.length;
+    return true;
+  }
+}
 
 // Every string here is a provider uuid (canonical), a class or trait name ([A-Z0-9_]) or a group
 // suffix ([a-zA-Z0-9_-]): none ever needs escaping, so they are quoted as they are.
@@ -214,26 +233,26 @@ function separator(out: AsciiWriter): () => void {
 
 /** The same body, tree by tree: a whole kept part is copied as bytes, a part cut short is written as before. */
 function* presentTrees(trees: readonly TreeSlice[], p: Presentation, out: AsciiWriter): Steps<Buffer> {
-  const written = { count: 0 };
+  const pauses = new BytePauses(out);
   // Each whole part's bytes looked up once for both lists.
   const slices = trees.map((slice) => ({ slice, whole: slice.part && slice.candidates === slice.part.candidates ? partBytes(slice.part, p) : null }));
   out.text('{"allocation_requests":[');
   yield* writeSlices(out, slices, (whole) => whole.requests, (slice) => slice.candidates,
-    (candidate) => writeRequest(out, candidate, p.shape, p.texts), written);
+    (candidate) => writeRequest(out, candidate, p.shape, p.texts), pauses);
   out.text('],"provider_summaries":{');
   yield* writeSlices(out, slices.filter(({ slice }) => summarized(slice)), (whole) => whole.summaries, (slice) => slice.members,
-    (node) => writeSummary(out, node, p), written);
+    (node) => writeSummary(out, node, p), pauses);
   out.text('}}');
   return out.done();
 }
 
 /**
  * One list of the body over the trees, comma-separated: a tree's kept bytes when it has them, else
- * its items written one by one, with a pause every PAUSE_EVERY items (`written` counts across lists).
+ * its items written one by one, with a pause every PAUSE_BYTES (`pauses` counts across lists).
  */
 function* writeSlices<Item>(
   out: AsciiWriter, slices: readonly { slice: TreeSlice; whole: PartBytes | null }[], kept: (whole: PartBytes) => Buffer,
-  items: (slice: TreeSlice) => Iterable<Item>, write: (item: Item) => void, written: { count: number },
+  items: (slice: TreeSlice) => Iterable<Item>, write: (item: Item) => void, pauses: BytePauses,
 ): Steps<void> {
   const next = separator(out);
   for (const { slice, whole } of slices) {
@@ -245,7 +264,7 @@ function* writeSlices<Item>(
     for (const item of items(slice)) {
       next();
       write(item);
-      if (++written.count % PAUSE_EVERY === 0) yield;
+      if (pauses.due) yield;
     }
   }
 }
@@ -365,18 +384,19 @@ function* writeBody(result: CandidateResult, p: Presentation, buffers?: ReplyBuf
   const size = (result.candidates.length + result.summaries.length) * 320 + 64;
   const out = new AsciiWriter(size, buffers?.take(size));
   if (result.trees) return yield* presentTrees(result.trees, p, out);
+  const pauses = new BytePauses(out);
   out.text('{"allocation_requests":[');
   for (const [i, candidate] of result.candidates.entries()) {
     if (i > 0) out.byte(COMMA);
     if (candidate instanceof OneProviderCandidate) writeOneProviderRequest(out, candidate, p);
     else writeRequest(out, candidate, p.shape, p.texts);
-    if ((i + 1) % PAUSE_EVERY === 0) yield;
+    if (pauses.due) yield;
   }
   out.text('],"provider_summaries":{');
   for (const [i, node] of result.summaries.entries()) {
     if (i > 0) out.byte(COMMA);
     writeSummary(out, node, p);
-    if ((i + 1) % PAUSE_EVERY === 0) yield;
+    if (pauses.due) yield;
   }
   out.text('}}');
   return out.done();
