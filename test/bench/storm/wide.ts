@@ -43,8 +43,15 @@ export async function askWide(client: BenchClient, width: number, started: numbe
       asked.push({ label, status: null, from, to, said: reply.message.replace(/^GET \S+: /, '').slice(0, 300), candidates: null });
       continue;
     }
-    const candidates = reply.status === 200 ? (JSON.parse(reply.body).allocation_requests as unknown[]).length : null;
+    // Counted, not parsed: the schedulers share this event loop, and parsing a megabyte of the
+    // wide tree's answer held their requests for tens of milliseconds, which their latencies showed.
+    const candidates = reply.status === 200 ? allocationRequestsIn(reply.body) : null;
     asked.push({ label, status: reply.status, from, to, said: reply.body.slice(0, 300), candidates });
   }
   return asked;
+}
+
+/** The allocation requests of an answer: each has one "allocations" key, and nothing else in the answer does. */
+export function allocationRequestsIn(body: string): number {
+  return body.match(/"allocations":/g)?.length ?? 0;
 }
