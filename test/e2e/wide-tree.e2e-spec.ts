@@ -9,11 +9,14 @@ const WIDTH = 10;
 const HEADERS = { 'x-auth-token': 'admin', 'openstack-api-version': 'placement latest', 'content-type': 'application/json' };
 /**
  * One group per single-unit device (upstream bugs 2070257 and 2126751): 10! = 3,628,800 candidates.
- * Isolated, the count is sure before any is generated; under group_policy=none two groups could
- * share a device as far as the search can tell beforehand, so it generates until past the ceiling.
+ * With every group suffixed the count is sure before any is generated, under either policy; with
+ * one of them unsuffixed, spread over the tree, the search cannot tell beforehand, and generates
+ * until past the ceiling.
  */
-const wide = (policy: 'isolate' | 'none') => `/allocation_candidates?${Array.from({ length: WIDTH }, (_, i) => `resources${i + 1}=PCI_DEVICE:1`).join('&')}&group_policy=${policy}`;
+const wide = (policy: 'isolate' | 'none', unsuffixed = false) => `/allocation_candidates?${
+  Array.from({ length: WIDTH }, (_, i) => `resources${unsuffixed && i === 0 ? '' : i + 1}=PCI_DEVICE:1`).join('&')}&group_policy=${policy}`;
 const WIDE = wide('isolate');
+const SPREAD = wide('none', true);
 
 /** The most memory the server process has held (VmHWM), in bytes. */
 function peakMemory(pid: number): number {
@@ -63,9 +66,10 @@ describe('a wide tree asked without a limit', () => {
     expect(error.detail).toMatch(/more than 100000 allocation candidates\. Ask for fewer with limit, or set \[placement\] max_allocation_candidates/);
   };
 
-  it('is refused with a 400 naming limit and max_allocation_candidates, isolated or not', async () => {
+  it('is refused with a 400 naming limit and max_allocation_candidates, isolated or not, with an unsuffixed group or not', async () => {
     expectRefused(await send('GET', WIDE));
     expectRefused(await send('GET', wide('none')));
+    expectRefused(await send('GET', SPREAD));
   });
 
   it('is searched past the ceiling where the count is not sure beforehand, while GET /, claims and other questions go on being answered', async () => {
@@ -73,7 +77,7 @@ describe('a wide tree asked without a limit', () => {
     let asking = true;
     let wideEnded = Infinity;
     const wideStarted = performance.now();
-    const searched = send('GET', wide('none')).finally(() => {
+    const searched = send('GET', SPREAD).finally(() => {
       asking = false;
       wideEnded = performance.now();
     });

@@ -9,6 +9,7 @@ import { candidateRequest, group } from './request-builder.js';
 import { searchCandidates, searchSteps } from './search.js';
 import { CandidateRequest } from '../request.js';
 import { runToEnd } from './steps.js';
+import { seededRandom } from '#test/support/seeded-random.js';
 
 const names = new NameCatalog();
 const OPTIONS = { randomize: false, maxCandidates: null };
@@ -106,19 +107,52 @@ describe('the wide tree: pruning and the cap', () => {
   });
 
   it('refuses an answer without a cap, before walking a tree sure to give more than the ceiling; walks one that is not', () => {
-    const steps = (width: number, count: number) => searchSteps(indexOf(wide(width)), names, candidateRequest(groups(count), { groupPolicy: 'isolate' }), OPTIONS);
-    // 10! candidates: refused with no step taken, where generating past the ceiling took a hundred thousand.
-    const tenByTen = steps(10, 10);
-    expect(() => tenByTen.next()).toThrow(/would give more than 100000 allocation candidates/);
+    const steps = (width: number, request: CandidateRequest) => searchSteps(indexOf(wide(width)), names, request, OPTIONS);
+    // 10! candidates under either policy: refused with no step taken, where generating past the ceiling took a hundred thousand.
+    for (const groupPolicy of ['isolate', 'none'] as const) {
+      const tenByTen = steps(10, candidateRequest(groups(10), { groupPolicy }));
+      expect(() => tenByTen.next()).toThrow(/would give more than 100000 allocation candidates/);
+    }
     // 8! fit under the ceiling: all generated.
-    expect(runToEnd(steps(8, 8)).candidates).toHaveLength(40320);
-    // Under group_policy=none picks may share a provider, so nothing is sure before generating: refused once past the ceiling.
-    const none = searchSteps(indexOf(wide(10)), names, candidateRequest(groups(10), { groupPolicy: 'none' }), OPTIONS);
+    expect(runToEnd(steps(8, candidateRequest(groups(8), { groupPolicy: 'isolate' }))).candidates).toHaveLength(40320);
+    // The unsuffixed group spread over the tree has a say in what a candidate is, so nothing is sure before generating: refused once past the ceiling.
+    const spread = steps(10, candidateRequest([group('', { resources: [['PCI_DEVICE', 1]] }), ...groups(9)], { groupPolicy: 'none' }));
     let pauses = 0;
     expect(() => {
-      while (!none.next().done) pauses++;
+      while (!spread.next().done) pauses++;
     }).toThrow(/would give more than 100000 allocation candidates/);
     expect(pauses).toBeGreaterThan(100);
+  });
+
+  it('is sure a tree passes the ceiling only where it does, under either policy, whatever the devices\' units and the groups\' amounts', () => {
+    const random = seededRandom(20261130);
+    let sure = 0;
+    for (let trial = 0; trial < 300; trial++) {
+      const devices = Array.from({ length: 2 + random.int(6) }, (_v, i) => ({ uuid: `d${i}`, parent: 'root', inventories: { PCI_DEVICE: { total: 1 + random.int(3) } } }));
+      const tree = indexOf([{ uuid: 'root' }, ...devices]);
+      const root = tree.get('root')!;
+      const asked = Array.from({ length: 1 + random.int(5) }, (_v, i) => group(`${i + 1}`, { resources: [['PCI_DEVICE', 1 + random.int(2)]] }));
+      const request = candidateRequest(asked, { groupPolicy: random.pick(['none', 'isolate'] as const) });
+      const plans = asked.map((g) => {
+        const able = root.children.filter((child) => child.rooms.get('PCI_DEVICE')!.free >= g.resources[0][1]);
+        const choices: GroupChoices = { anchors: () => [root], at: (anchor) => (anchor === root && able.length > 0 ? [[...able]] : null) };
+        return { ctx: { group: g, label: g.suffix, granular: true, inAggregates: null, treeRoot: null }, choices, multi: false };
+      });
+      const combine = (ceiling?: number) => {
+        const combiner = new Combiner(plans, request, { cap: ceiling === undefined ? null : ceiling + 1, excludeNested: false, shuffle: null, ceiling });
+        const candidates = runToEnd(combiner.run(new Explain()));
+        return { candidates: candidates.map(mapping), beyond: combiner.beyondCeiling };
+      };
+      const all = combine().candidates;
+      for (const ceiling of [0, 1, 2, 5, 10, 30]) {
+        const capped = combine(ceiling);
+        if (capped.beyond) sure++;
+        // Sure only where more are: else generation goes on and gives the first of them.
+        expect({ trial, ceiling, beyond: capped.beyond && all.length > ceiling }).toEqual({ trial, ceiling, beyond: capped.beyond });
+        if (!capped.beyond) expect(capped.candidates).toEqual(all.slice(0, ceiling + 1));
+      }
+    }
+    expect(sure).toBeGreaterThan(100);
   });
 
   it('below 1.29 refuses two providers of one tree in a candidate', () => {

@@ -42,8 +42,9 @@ export interface CombineOptions {
   /**
    * An answer without a cap is refused past this many candidates (search.ts): generation stops,
    * and `beyondCeiling` says so, as soon as a tree is sure to give more than are left, before it
-   * is walked. Sure only of picks that nothing but their distinctness constrains: every group
-   * suffixed and isolated, no same_subtree, no provider lending to several trees.
+   * is walked. Sure of picks of distinct providers, one per suffixed group, each able to give its
+   * group alone: each is a candidate under either group policy, as long as no same_subtree, no
+   * unsuffixed group spread over the tree and no provider lending to several trees has a say.
    */
   readonly ceiling?: number;
 }
@@ -83,8 +84,8 @@ export class Combiner {
   private readonly scratch: ProviderNode[] = [];
   private readonly layout: LevelLayout;
   private readonly isolate: boolean;
-  /** Each level a suffixed group under isolate, with no same_subtree: only distinctness prunes a tree's picks. */
-  private readonly onlyDistinctness: boolean;
+  /** Each level a suffixed group, with no same_subtree: any distinct picks, one per level, make a candidate. */
+  private readonly distinctPicksCount: boolean;
   private seen = new Set<string>();
   private visited = 0;
   private pruned = 0;
@@ -115,7 +116,7 @@ export class Combiner {
     const suffixes = plans.map((plan) => plan.ctx.group.suffix);
     this.subtreeGroups = request.sameSubtrees.map((constraint) => constraint.map((s) => suffixes.indexOf(s)).filter((i) => i >= 0));
     this.isolate = request.groupPolicy === 'isolate';
-    this.onlyDistinctness = this.isolate && this.subtreeGroups.length === 0 && !options.excludeNested && this.levels.every((level) => level.granular);
+    this.distinctPicksCount = this.subtreeGroups.length === 0 && !options.excludeNested && this.levels.every((level) => level.granular);
     const askers = new Map<string, number>();
     for (const level of this.levels) for (const [rc] of level.resources) askers.set(rc, (askers.get(rc) ?? 0) + 1);
     this.contested = [...askers].filter(([, count]) => count > 1).map(([rc]) => rc);
@@ -280,7 +281,7 @@ export class Combiner {
   /** Whether this tree's picks alone would take the candidates past the ceiling (CombineOptions.ceiling). */
   private sureBeyondCeiling(): boolean {
     const { ceiling } = this.options;
-    if (ceiling === undefined || !this.onlyDistinctness) return false;
+    if (ceiling === undefined || !this.distinctPicksCount) return false;
     const left = ceiling - this.candidates.length;
     return distinctPicksAtLeast(this.order.map((level) => this.choices[level].length), left) > left;
   }

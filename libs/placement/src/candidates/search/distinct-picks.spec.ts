@@ -22,9 +22,13 @@ describe('distinctPicksAtLeast', () => {
       const pool = 1 + random.int(7);
       const levels = Array.from({ length: 1 + random.int(5) }, () => [...new Set(Array.from({ length: random.int(pool + 1) }, () => random.int(pool)))]);
       const ways = counted(levels);
-      const atLeast = distinctPicksAtLeast(levels.map((level) => level.length), Infinity);
+      const sizes = levels.map((level) => level.length);
+      const atLeast = distinctPicksAtLeast(sizes, Infinity);
       expect({ levels, atLeast: Math.min(atLeast, ways) }).toEqual({ levels, atLeast });
       if (atLeast === ways) exact++;
+      // Stopped early, it says the same of whether the bound passes what is enough.
+      const enough = random.int(30);
+      expect({ levels, enough, past: distinctPicksAtLeast(sizes, enough) > enough }).toEqual({ levels, enough, past: atLeast > enough });
     }
     // Levels sharing one pool, as a wide tree's groups do, are counted exactly.
     expect(exact).toBeGreaterThan(500);
