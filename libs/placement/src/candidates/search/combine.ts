@@ -85,7 +85,7 @@ export class Combiner {
   private readonly layout: LevelLayout;
   private readonly isolate: boolean;
   /** Each level a suffixed group, with no same_subtree: any distinct picks, one per level, make a candidate. */
-  private readonly distinctPicksCount: boolean;
+  private readonly distinctPicksAreCandidates: boolean;
   private seen = new Set<string>();
   private visited = 0;
   private pruned = 0;
@@ -116,7 +116,7 @@ export class Combiner {
     const suffixes = plans.map((plan) => plan.ctx.group.suffix);
     this.subtreeGroups = request.sameSubtrees.map((constraint) => constraint.map((s) => suffixes.indexOf(s)).filter((i) => i >= 0));
     this.isolate = request.groupPolicy === 'isolate';
-    this.distinctPicksCount = this.subtreeGroups.length === 0 && !options.excludeNested && this.levels.every((level) => level.granular);
+    this.distinctPicksAreCandidates = this.subtreeGroups.length === 0 && !options.excludeNested && this.levels.every((level) => level.granular);
     const askers = new Map<string, number>();
     for (const level of this.levels) for (const [rc] of level.resources) askers.set(rc, (askers.get(rc) ?? 0) + 1);
     this.contested = [...askers].filter(([, count]) => count > 1).map(([rc]) => rc);
@@ -281,7 +281,7 @@ export class Combiner {
   /** Whether this tree's picks alone would take the candidates past the ceiling (CombineOptions.ceiling). */
   private sureBeyondCeiling(): boolean {
     const { ceiling } = this.options;
-    if (ceiling === undefined || !this.distinctPicksCount) return false;
+    if (ceiling === undefined || !this.distinctPicksAreCandidates) return false;
     const left = ceiling - this.candidates.length;
     return distinctPicksAtLeast(this.order.map((level) => this.choices[level].length), left) > left;
   }
