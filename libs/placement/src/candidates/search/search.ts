@@ -85,7 +85,7 @@ export function* searchSteps(
   const shuffle = options.randomize ? shuffler(options.random ?? Math.random) : null;
   const wholeTrees = request.nestedAware || !index.hasTrees;
   const breadthFirst = options.strategy === 'breadth-first';
-  const answer = (candidates: readonly Candidate[], summarized?: ProviderNode[]): CandidateResult => {
+  const answer = (candidates: readonly Candidate[], summarized?: readonly ProviderNode[]): CandidateResult => {
     const summaries = summarized ?? summaryProviders(index, candidates, wholeTrees);
     explain.record('providers summarized', summaries.length);
     return { candidates, summaries, explain: explain.steps };
@@ -103,8 +103,7 @@ export function* searchSteps(
     // A walk in the index's order, where each candidate is a root of its own, can be patched (patch-walk.ts).
     const summarize = rootSummaries(index, wholeTrees);
     const { summaries, spans } = summarize(streamed);
-    explain.record('providers summarized', summaries.length);
-    return { candidates: streamed, summaries, explain: explain.steps, walked: { walk, version: index.version, summarize, spans } };
+    return { ...answer(streamed, summaries), walked: { walk, version: index.version, summarize, spans } };
   }
   const plans: GroupPlan[] = [];
   for (const group of request.groups) {
