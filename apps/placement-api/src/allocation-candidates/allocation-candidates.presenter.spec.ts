@@ -174,7 +174,7 @@ describe('presentCandidates', () => {
     const patched = await answer();
     expect(patched.walked?.base?.result).toBeDefined();
     const steps = presentSteps(patched, asked, Version.parse('1.39'), reuse);
-    // Paused after its first 1,024 entries: then the earlier body is let go, and its memory asked for.
+    // Paused once its first run of copied entries passed the bytes between pauses: then the earlier body is let go, and its memory asked for.
     expect(steps.next().done).toBe(false);
     reuse.bytes.forget(patched.walked!.base!.result!);
     reuse.buffers.take(first.length)!.fill(0x20);
@@ -201,6 +201,20 @@ describe('presentCandidates', () => {
       expect(body.length).toBeGreaterThan(512 * 1024);
       expect(pauses).toBeGreaterThanOrEqual(Math.floor(body.length / (64 * 1024)) - 1);
     }
+  });
+
+  it('pauses a streamed answer by the bytes written too, where each candidate is summarized with its whole tree', () => {
+    const cloud = indexOf([...flatCloud(400), ...deviceChildren(400)]);
+    const asked = candidateRequest([group('', { resources: [['VCPU', 1]] })]);
+    const found = searchCandidates(cloud, new NameCatalog(), asked, { randomize: false, maxCandidates: null });
+    expect(found.walked).toBeDefined();
+    const steps = presentSteps(found, asked, Version.parse('1.39'), new AnswerReuse());
+    let pauses = 0;
+    let step = steps.next();
+    for (; !step.done; step = steps.next()) pauses++;
+    expect(JSON.parse(step.value.toString('latin1')).allocation_requests).toHaveLength(400);
+    expect(step.value.length).toBeGreaterThan(128 * 1024);
+    expect(pauses).toBeGreaterThanOrEqual(Math.floor(step.value.length / (64 * 1024)) - 1);
   });
 
   it('writes the same bytes tree by tree from kept parts as from a whole search, at each shape from 1.29, after writes, with a limit', () => {

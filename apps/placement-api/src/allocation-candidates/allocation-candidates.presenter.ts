@@ -12,29 +12,8 @@ import type { KeptBytes } from '#placement/candidates/reuse/kept-bytes.js';
 import type { ReplyBuffers } from '#placement/candidates/reuse/reply-buffers.js';
 import { runToEnd, Steps } from '#placement/candidates/search/steps.js';
 import type { Walked } from '#placement/candidates/search/result.js';
+import { BytePauses } from './byte-pauses.js';
 import { EarlierList, EntryStarts, writeEntries } from './entry-runs.js';
-
-/** Candidates or summaries written between two pauses of a streamed answer (see presentSteps): one provider's each. */
-const PAUSE_EVERY = 1024;
-
-/**
- * Bytes written between two pauses elsewhere: a wide tree's candidate takes from ten providers,
- * so a thousand of them are over a megabyte, which counted by items was written without a pause.
- */
-const PAUSE_BYTES = 64 * 1024;
-
-/** A pause once PAUSE_BYTES more are written since the last one. */
-class BytePauses {
-  private at = 0;
-
-  constructor(private readonly out: AsciiWriter) {}
-
-  get due(): boolean {
-    if (this.out.length - this.at < PAUSE_BYTES) return false;
-    this.at = this.out.length;
-    return true;
-  }
-}
 
 // Every string here is a provider uuid (canonical), a class or trait name ([A-Z0-9_]) or a group
 // suffix ([a-zA-Z0-9_-]): none ever needs escaping, so they are quoted as they are.
@@ -248,7 +227,7 @@ function* presentTrees(trees: readonly TreeSlice[], p: Presentation, out: AsciiW
 
 /**
  * One list of the body over the trees, comma-separated: a tree's kept bytes when it has them, else
- * its items written one by one, with a pause every PAUSE_BYTES (`pauses` counts across lists).
+ * its items written one by one, with a pause whenever one is due (`pauses` counts across lists).
  */
 function* writeSlices<Item>(
   out: AsciiWriter, slices: readonly { slice: TreeSlice; whole: PartBytes | null }[], kept: (whole: PartBytes) => Buffer,
@@ -350,15 +329,16 @@ function* presentWalked(result: CandidateResult, walked: Walked, p: Presentation
   const out = new AsciiWriter(size, buffers.take(size));
   const requests = new Int32Array(n + 1);
   const summaryStarts = new Int32Array(n + 1);
+  const pauses = new BytePauses(out);
   // Held while copied from, across pauses: let go meanwhile, its memory could be handed to another answer.
   if (before) buffers.share(before);
   try {
     out.text('{"allocation_requests":[');
     yield* writeEntries(out, n, requests, earlier('requests', () => true),
-      (i) => writeOneProviderRequest(out, candidates[i] as OneProviderCandidate, p), PAUSE_EVERY);
+      (i) => writeOneProviderRequest(out, candidates[i] as OneProviderCandidate, p), pauses);
     out.text('],"provider_summaries":{');
     yield* writeEntries(out, n, summaryStarts, earlier('summaries', (j) => (base!.candidates[j] as OneProviderCandidate).provider.stamp <= layout!.version),
-      (i) => writeTreeSummaries(out, summaries, spans[i], spans[i + 1], p), PAUSE_EVERY);
+      (i) => writeTreeSummaries(out, summaries, spans[i], spans[i + 1], p), pauses);
     out.text('}}');
   } finally {
     if (before) buffers.giveBack(before);

@@ -1,5 +1,6 @@
 import type { Steps } from '#placement/candidates/search/steps.js';
 import type { AsciiWriter } from './ascii-writer.js';
+import type { BytePauses } from './byte-pauses.js';
 
 const COMMA = 0x2c;
 
@@ -21,12 +22,11 @@ export interface EarlierList {
  * A comma-separated list of `count` entries, each written by `write` or, where an earlier body
  * holds it still, copied from there: consecutive entries of the earlier list in one copy. Records
  * where each entry starts (`starts`, count + 1 long), so that a later body can copy from this one.
- * Pauses every `pauseEvery` entries.
+ * Pauses after an entry or a run whenever `pauses` says one is due.
  */
 export function* writeEntries(
-  out: AsciiWriter, count: number, starts: EntryStarts, earlier: EarlierList | null, write: (i: number) => void, pauseEvery: number,
+  out: AsciiWriter, count: number, starts: EntryStarts, earlier: EarlierList | null, write: (i: number) => void, pauses: BytePauses,
 ): Steps<void> {
-  let sincePause = 0;
   for (let i = 0; i < count;) {
     if (i > 0) out.byte(COMMA);
     const first = earlier ? earlier.from[i] : -1;
@@ -43,12 +43,8 @@ export function* writeEntries(
       starts[i] = out.length;
       write(i);
     }
-    sincePause += last - i + 1;
     i = last + 1;
-    if (sincePause >= pauseEvery) {
-      sincePause = 0;
-      yield;
-    }
+    if (pauses.due) yield;
   }
   // As if a comma followed the last entry, so every entry ends one before the next start.
   starts[count] = out.length + 1;
