@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import { Client } from 'pg';
 import { createApp, RunningApp } from '#placement-api/bootstrap.js';
@@ -84,6 +85,36 @@ describe('operations: metrics, health, readiness, OpenAPI', () => {
     // Labels are patterns: no concrete id or unknown path ever becomes a series.
     expect(after).not.toContain(rpUuid);
     expect(after).not.toContain('/no/such/path');
+  });
+
+  it('counts the requests in progress, and none stays counted once answered, refused or cut off by its client', async () => {
+    const inProgress = async () => {
+      const text = await scrape();
+      return [sample(text, 'placement_http_requests_in_progress'), sample(text, 'placement_long_answers_in_progress')];
+    };
+    // Each request is counted until its answer's socket closes (loop-turns.ts): a leak would make every long answer wait.
+    await Promise.all([
+      app.request('GET', '/resource_providers'),
+      app.request('GET', '/resource_providers', { token: null }),
+      app.request('GET', '/no/such/path'),
+      app.request('POST', '/resource_providers', { body: '{"name": ' }),
+      app.request('GET', '/allocation_candidates?resources=VCPU:1'),
+      app.request('GET', '/healthz', { token: null }),
+    ]);
+    // A claim whose client hangs up halfway through its body.
+    const cut = connect(Number(new URL(app.baseUrl).port), '127.0.0.1');
+    await new Promise((resolve) => cut.once('connect', resolve));
+    cut.write(`PUT /allocations/${randomUUID()} HTTP/1.1\r\nhost: x\r\nx-auth-token: admin\r\ncontent-type: application/json\r\ncontent-length: 500\r\n\r\n{"allocations"`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    cut.destroy();
+    // The scrape itself is the one in progress.
+    const deadline = Date.now() + 2000;
+    let counted = await inProgress();
+    while (counted[0] !== 1 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      counted = await inProgress();
+    }
+    expect(counted).toEqual([1, 0]);
   });
 
   it('times event store appends and counts their conflicts through the store the handlers use', async () => {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createTestDatabase, TestDatabase } from '../support/database.js';
 import { startServerProcess, ServerProcess } from '../support/server-process.js';
+import { sample } from '../support/exposition.js';
 
 jest.setTimeout(180_000);
 
@@ -97,6 +98,9 @@ describe('a wide tree asked without a limit', () => {
     // Another question, which must show the claim: answered while the wide search still runs, not after it.
     const question = await send('GET', '/allocation_candidates?resources=VCPU:1');
     const questionEnded = performance.now();
+    // Long by now, the search lets the requests in progress go first (loop-turns.ts).
+    const during = (await send('GET', '/metrics')).text;
+    const scrapedWhileAsking = asking;
     const refused = await searched;
     await probes;
     expect(claim.status).toBe(204);
@@ -104,6 +108,10 @@ describe('a wide tree asked without a limit', () => {
     expect(JSON.parse(question.text).provider_summaries[other].resources.VCPU.used).toBe(1);
     process.stdout.write(`the wide search took ${(wideEnded - wideStarted).toFixed(0)} ms; the other question ended ${(wideEnded - questionEnded).toFixed(0)} ms before it\n`);
     expect(questionEnded).toBeLessThan(wideEnded);
+    expect(scrapedWhileAsking).toBe(true);
+    expect(sample(during, 'placement_long_answers_in_progress')).toBe(1);
+    const after = (await send('GET', '/metrics')).text;
+    expect([sample(after, 'placement_http_requests_in_progress'), sample(after, 'placement_long_answers_in_progress')]).toEqual([1, 0]);
     expectRefused(refused);
     expect(latencies.length).toBeGreaterThan(3);
     process.stdout.write(`GET / during the wide search: ${latencies.length} asked, slowest ${Math.max(...latencies).toFixed(1)} ms\n`);

@@ -1,8 +1,7 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
-import { GetAllocationCandidates, SLICE_MS } from '#placement/candidates/get-allocation-candidates.query.js';
-import { runPausing } from '#placement/candidates/search/steps.js';
+import { GetAllocationCandidates, PacedRun } from '#placement/candidates/get-allocation-candidates.query.js';
 import { ApiRoute } from '../platform/api-route.js';
 import { setLastModified } from '../platform/cache-headers.js';
 import { Version } from '../platform/microversion.js';
@@ -21,9 +20,9 @@ export class AllocationCandidatesController {
     const request = candidateRequestOf(query, version);
     // Written while the index holds the state the candidates were found in, pausing as the search does.
     let reuse: AnswerReuse | undefined;
-    const present = (result: Parameters<typeof presentSteps>[0], kept: AnswerReuse) => {
+    const present = (result: Parameters<typeof presentSteps>[0], kept: AnswerReuse, run: PacedRun) => {
       reuse = kept;
-      return runPausing(presentSteps(result, request, version, kept), SLICE_MS);
+      return run(presentSteps(result, request, version, kept));
     };
     const body: Buffer = await this.queries.execute(new GetAllocationCandidates(request, present));
     reply.header('content-type', 'application/json');

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { sharedTransactions } from '#event-store/index.js';
+import { LOOP_TURNS } from '#placement/candidates/search/loop-turns.js';
 import type { AppendObserver, AppendOutcome } from '#event-store/instrumented-event-store.js';
 import { ClusterScrape } from './cluster-scrape.js';
 import { sentStatements } from './counted-client.js';
@@ -107,6 +108,24 @@ export class PlacementMetrics implements AppendObserver {
     collect() {
       this.reset();
       this.inc(sharedTransactions.appendsWritten);
+    },
+  });
+
+  readonly requestsInProgress = new Gauge({
+    name: 'placement_http_requests_in_progress',
+    help: 'Requests received and not yet answered, the long answers among them aside',
+    registers: [this.registry],
+    collect() {
+      this.set(LOOP_TURNS.answeringNow);
+    },
+  });
+
+  readonly longAnswers = new Gauge({
+    name: 'placement_long_answers_in_progress',
+    help: 'Candidate answers past 10 ms of work, which let the requests in progress go first',
+    registers: [this.registry],
+    collect() {
+      this.set(LOOP_TURNS.longNow);
     },
   });
 

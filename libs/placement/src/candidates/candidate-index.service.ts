@@ -116,6 +116,11 @@ export class CandidateIndexService implements OnModuleInit {
     return this.lease.read(() => work(this.view), letUsageIn);
   }
 
+  /** Whether a fold of the log waits for the searches reading the view to end. */
+  get writeWaiting(): boolean {
+    return this.lease.writeWaiting;
+  }
+
   /**
    * One reader at a time; concurrent queries share its work. A query that arrives while another
    * reads waits for it, then reads on to its own head, which may lie beyond.

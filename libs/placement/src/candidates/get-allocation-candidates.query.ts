@@ -3,7 +3,8 @@ import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { CandidateIndexService } from './candidate-index.service.js';
 import { CandidateRequest, SearchOptions } from './request.js';
 import { CandidateResult, searchSteps } from './search/search.js';
-import { runPausing } from './search/steps.js';
+import { LOOP_TURNS } from './search/loop-turns.js';
+import { Pace, runPausing, Steps } from './search/steps.js';
 import { AnswerReuse } from './reuse/answer-reuse.js';
 
 /** How the service searches: read once from settings at start. */
@@ -15,7 +16,10 @@ export const CANDIDATE_SEARCH_OPTIONS = Symbol('CANDIDATE_SEARCH_OPTIONS');
  * delay at each of its steps on the event loop (its request, each PostgreSQL reply), so the slice
  * is kept short; giving the loop back costs microseconds.
  */
-export const SLICE_MS = 2;
+const SLICE_MS = 2;
+
+/** Runs a search's or a presentation's steps at the pace of a request (runPausing). */
+export type PacedRun = <T>(steps: Steps<T>) => Promise<T>;
 
 /**
  * The candidates of a request, and what `present` makes of them (the API's body, with the bytes
@@ -24,7 +28,10 @@ export const SLICE_MS = 2;
  * answer holds back neither them nor the questions after them.
  */
 export class GetAllocationCandidates<Presented = CandidateResult> {
-  constructor(readonly request: CandidateRequest, readonly present?: (result: CandidateResult, reuse: AnswerReuse) => Promise<Presented>) {}
+  constructor(
+    readonly request: CandidateRequest,
+    readonly present?: (result: CandidateResult, reuse: AnswerReuse, run: PacedRun) => Promise<Presented>,
+  ) {}
 }
 
 @QueryHandler(GetAllocationCandidates)
@@ -37,11 +44,16 @@ export class GetAllocationCandidatesHandler implements IQueryHandler<GetAllocati
   /** What answers reuse from one to the next: trees nobody wrote to since, whole answers before any write, their bytes. */
   private readonly reuse = new AnswerReuse();
 
+  /** A write waiting for the view makes a long answer hurry: every question after the write waits for both. */
+  private readonly pace: Pace = { sliceMs: SLICE_MS, turns: LOOP_TURNS, hurry: () => this.candidates.writeWaiting };
+
   execute({ request, present }: GetAllocationCandidates<unknown>): Promise<unknown> {
+    const spent = { ms: 0 };
+    const run: PacedRun = (steps) => runPausing(steps, this.pace, spent);
     return this.candidates.read(async ({ index, names }) => {
-      const search = () => runPausing(searchSteps(index, names, request, this.options, this.reuse.trees), SLICE_MS);
+      const search = () => run(searchSteps(index, names, request, this.options, this.reuse.trees));
       const result = await this.reuse.results.answer(index, names, request, this.options, search);
-      return present ? present(result, this.reuse) : result;
+      return present ? present(result, this.reuse, run) : result;
     }, true);
   }
 }

@@ -51,6 +51,11 @@ export class ViewLease {
     }
   }
 
+  /** Whether a write waits for the readers (or another write) to end. */
+  get writeWaiting(): boolean {
+    return this.writersWaiting > 0;
+  }
+
   /** Whether a write could run right now without waiting. */
   get free(): boolean {
     return !this.writing && this.readers === 0 && this.usageTolerant === 0;

@@ -1,4 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { LoopTurns } from './loop-turns.js';
 
 /**
  * How many steps a search takes between two pauses (yields of its generator), where whoever
@@ -20,18 +21,43 @@ export function runToEnd<T>(steps: Steps<T>): T {
   }
 }
 
+/** How a job paces itself: its slices, and whom it lets go first once it has run long (loop-turns.ts). */
+export interface Pace {
+  readonly sliceMs: number;
+  readonly turns?: LoopTurns;
+  /** While true, others wait for this job to end (a write for the view it reads): it waits for nobody. */
+  readonly hurry?: () => boolean;
+}
+
+/** The time a request's work has taken in slices so far, over every run of it (its search, then its answer's writing). */
+export interface Spent {
+  ms: number;
+}
+
 /**
  * Runs steps in slices of about `sliceMs`, giving the event loop back between slices (setImmediate:
  * after pending I/O), so that no request holds the service for longer than a slice however long
- * its own work takes.
+ * its own work takes; once long, it also lets the requests being answered go first.
  */
-export async function runPausing<T>(steps: Steps<T>, sliceMs: number): Promise<T> {
-  let sliceEnd = performance.now() + sliceMs;
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-    if (performance.now() < sliceEnd) continue;
-    await nextTurn();
-    sliceEnd = performance.now() + sliceMs;
+export async function runPausing<T>(steps: Steps<T>, { sliceMs, turns, hurry }: Pace, spent: Spent = { ms: 0 }): Promise<T> {
+  let long = false;
+  let sliceStart = performance.now();
+  try {
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+      const now = performance.now();
+      if (now < sliceStart + sliceMs) continue;
+      spent.ms += now - sliceStart;
+      await nextTurn();
+      if (turns && spent.ms >= turns.longAfterMs) {
+        if (!long) turns.demote();
+        long = true;
+        if (!hurry?.()) await turns.nextSlice();
+      }
+      sliceStart = performance.now();
+    }
+  } finally {
+    if (long) turns?.restore();
   }
 }
