@@ -36,6 +36,19 @@ describe('the view lease', () => {
     expect(seen).toEqual(['claim', 'search ends', 'provider created']);
   });
 
+  it('says a write waits, for as long as it does, so that a long search does not pace itself meanwhile', async () => {
+    const lease = new ViewLease();
+    let waitedDuring = false;
+    const searching = lease.read(async () => { await later(10); waitedDuring = lease.writeWaiting; }, true);
+    await later(1);
+    expect(lease.writeWaiting).toBe(false);
+    const provider = lease.write(() => undefined);
+    expect(lease.writeWaiting).toBe(true);
+    await Promise.all([searching, provider]);
+    expect(waitedDuring).toBe(true);
+    expect(lease.writeWaiting).toBe(false);
+  });
+
   it('holds even a usage write for a reader that does not let it in (a snapshot being encoded)', async () => {
     const lease = new ViewLease();
     const seen: string[] = [];
