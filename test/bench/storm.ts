@@ -30,7 +30,7 @@ import { cloudState } from './storm/cloud-state.js';
 import { importUpstreamState } from './upstream-import.js';
 import { checkStorm } from './storm/check.js';
 import { exportTo } from './storm/export.js';
-import { ServerStorm, summaryOf } from './storm/figures.js';
+import { ServerStorm, summaryOf, within } from './storm/figures.js';
 import { FLAT_MIX, NESTED_MIX } from './storm/flavors.js';
 import { loadCloud } from './storm/load.js';
 import { parseStormOptions, StormOptions } from './storm/options.js';
@@ -173,9 +173,15 @@ async function main(): Promise<void> {
     if (profile) process.stdout.write(profile.report(20));
     if (traceDir && mine) {
       const server = readServerTimes(env[TRACE_ENV]);
-      for (const line of traceLines(server, [
+      const traced = [
         { what: 'GET candidates', method: 'GET', timed: mine.result.gets }, { what: 'PUT allocations', method: 'PUT', timed: mine.result.puts },
-      ])) process.stdout.write(line);
+      ];
+      // And the same requests while the wide tree was asked about: which part its answer lengthened.
+      const [from, to] = [mine.wide[0]?.from, mine.wide[mine.wide.length - 1]?.to];
+      if (mine.wide.length > 0) {
+        traced.push(...traced.map(({ what, method, timed }) => ({ what: `${what} while the wide tree was asked`, method, timed: within(timed, from, to) })));
+      }
+      for (const line of traceLines(server, traced)) process.stdout.write(line);
     }
     if (upstream) {
       reports.push(await stormOn(upstream, upstreamWarmup, instances.slice(0, options.upstreamInstances), options, null));
