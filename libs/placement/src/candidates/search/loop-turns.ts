@@ -4,7 +4,7 @@
  * at a time, not how much of the host it takes: a wide tree's thousand candidates, tens of
  * milliseconds of work in slices that follow each other, kept the process on a core throughout,
  * and every request meanwhile waited for its connection to be accepted, its PostgreSQL replies to
- * be read. A job past `longAfterMs` of work therefore takes one slice in every `waitMs` while
+ * be read. A job past `longAfterMs` of work therefore waits `waitMs` after each slice while
  * other requests are being answered, and runs at full speed once none is. It does not go on at
  * the first moment none is: between two requests the loop is idle, but the host is not (the
  * database writing their claims, the clients reading their answers), and an answer taken in
@@ -15,7 +15,7 @@ export class LoopTurns {
   private answering = 0;
   private long = 0;
 
-  constructor(readonly longAfterMs = 10, readonly waitMs = 8) {}
+  constructor(readonly longAfterMs = 10, readonly waitMs = 16) {}
 
   /** A request arrives (the HTTP pipeline's first hook). */
   begin(): void {
