@@ -39,7 +39,7 @@ describe('work in steps', () => {
       for (let i = 0; i <= others; i++) turns.begin();
     };
 
-    it('takes a slice in every waitMs while other requests are being answered, and goes on at once when none is', async () => {
+    it('waits waitMs after each slice while other requests are being answered, and goes on at once when none is', async () => {
       const turns = new LoopTurns(1, 50);
       answering(turns, 1);
       const log: string[] = [];
