@@ -12,10 +12,6 @@ import { trackAnswer } from './in-flight.js';
 import { hostilePathParameter } from './hostile-path.js';
 import { requestState } from './request-state.js';
 import { refuseUnjudged } from './policy/access-asked.js';
-import { LOOP_TURNS } from '#placement/candidates/search/loop-turns.js';
-
-/** One function for every request, no closure: a long answer lets requests being answered go first (loop-turns.ts). */
-const answered = () => LOOP_TURNS.end();
 
 /**
  * The middleware upstream stacks around its handlers, in its order:
@@ -32,8 +28,6 @@ export function installHttpPipeline(fastify: FastifyInstance, config: AppConfig)
     state.requestId = `req-${randomUUID()}`;
     reply.header('x-openstack-request-id', state.requestId);
     trackAnswer(request.raw.socket, request.raw, reply.raw);
-    LOOP_TURNS.begin();
-    reply.raw.once('close', answered);
     // Probes and scrapes: no token, no microversion (operations/operations-paths.ts).
     if (isOperationsPath(request.url)) return undefined;
     if (config.cors && handleCors(config.cors, request, reply)) return reply;

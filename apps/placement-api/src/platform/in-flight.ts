@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { LOOP_TURNS } from '#placement/candidates/search/loop-turns.js';
 
 interface Exchange {
   readonly request: IncomingMessage;
@@ -8,10 +9,15 @@ interface Exchange {
 
 const answering = new WeakMap<Socket, Exchange>();
 
-/** Remembers the request being answered on a connection until its answer has been written. */
+/**
+ * Remembers the request being answered on a connection until its answer has been written or
+ * abandoned, and counts it meanwhile among the requests a long answer lets go first (loop-turns.ts).
+ */
 export function trackAnswer(socket: Socket, request: IncomingMessage, response: ServerResponse): void {
   answering.set(socket, { request, response });
+  LOOP_TURNS.begin();
   response.once('close', () => {
+    LOOP_TURNS.end();
     if (answering.get(socket)?.response === response) answering.delete(socket);
   });
 }
