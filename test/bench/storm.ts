@@ -30,7 +30,7 @@ import { cloudState } from './storm/cloud-state.js';
 import { importUpstreamState } from './upstream-import.js';
 import { checkStorm } from './storm/check.js';
 import { exportTo } from './storm/export.js';
-import { ServerStorm, summaryOf, within } from './storm/figures.js';
+import { ServerStorm, summaryOf, wideWindow, within } from './storm/figures.js';
 import { FLAT_MIX, NESTED_MIX } from './storm/flavors.js';
 import { loadCloud } from './storm/load.js';
 import { parseStormOptions, StormOptions } from './storm/options.js';
@@ -177,9 +177,9 @@ async function main(): Promise<void> {
         { what: 'GET candidates', method: 'GET', timed: mine.result.gets }, { what: 'PUT allocations', method: 'PUT', timed: mine.result.puts },
       ];
       // And the same requests while the wide tree was asked about: which part its answer lengthened.
-      const [from, to] = [mine.wide[0]?.from, mine.wide[mine.wide.length - 1]?.to];
-      if (mine.wide.length > 0) {
-        traced.push(...traced.map(({ what, method, timed }) => ({ what: `${what} while the wide tree was asked`, method, timed: within(timed, from, to) })));
+      const window = wideWindow(mine);
+      if (window) {
+        traced.push(...traced.map(({ what, method, timed }) => ({ what: `${what} while the wide tree was asked`, method, timed: within(timed, window.from, window.to) })));
       }
       for (const line of traceLines(server, traced)) process.stdout.write(line);
     }

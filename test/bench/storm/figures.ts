@@ -38,6 +38,11 @@ export function spreadOf(times: readonly Timed[]): Spread {
 export const within = (times: readonly Timed[], from: number, to: number) => times.filter((t) => t.at >= from && t.at <= to);
 export const outside = (times: readonly Timed[], from: number, to: number) => times.filter((t) => t.at < from || t.at > to);
 
+/** From the first wide question asked to the last one answered (ms since the storm began); null without --wide. */
+export function wideWindow(s: ServerStorm): { from: number; to: number } | null {
+  return s.wide.length === 0 ? null : { from: s.wide[0].from, to: s.wide[s.wide.length - 1].to };
+}
+
 /**
  * A scheduler's time per scheduled instance (Little's law: schedulers x seconds / instances) and
  * where it went: waiting for answers to GETs and PUTs, weighing (--weigh-ms), and the rest in the

@@ -1,4 +1,4 @@
-import { outside, schedulerTime, ServerStorm, Spread, spreadOf, within } from './figures.js';
+import { outside, schedulerTime, ServerStorm, Spread, spreadOf, wideWindow, within } from './figures.js';
 import { wideProblems } from './wide.js';
 import type { Floor } from './floor.js';
 
@@ -29,8 +29,9 @@ export function stormLines(s: ServerStorm): string[] {
     `${who}GET / every 100 ms meanwhile: ${ms(spreadOf(s.watched.root))}${s.watched.rootFailures > 0 ? `, ${s.watched.rootFailures} FAILED` : ''}; `
       + `peak RSS ${mb(s.watched.peakTreeRss)} (process tree, sampled), largest process's high-water mark ${mb(s.watched.peakProcessHwm)}`,
   ];
-  if (s.wide.length > 0) {
-    const from = s.wide[0].from, to = s.wide[s.wide.length - 1].to;
+  const window = wideWindow(s);
+  if (window) {
+    const { from, to } = window;
     const asked = s.wide.map((w) => `${w.label}: ${w.status ?? 'no answer'}${w.candidates !== null ? ` (${w.candidates} candidates)` : ''} in ${f(w.to - w.from, 0)} ms`);
     const problems = s.wide.flatMap(wideProblems);
     lines.push(`${who}wide tree, asked ${f(from / 1000, 1)} s into the storm: ${asked.join('; ')}: ${problems.length === 0 ? 'as issue 30 asks' : `not as issue 30 asks (${problems.join('; ')})`}`);
