@@ -60,14 +60,17 @@ const seriesId = (key: SeriesKey) => JSON.stringify([key.projectId, key.userId, 
  * writer locks rows in the same order; series that do not move are left out.
  */
 export function seriesChanges(before: Claim | null, after: Claim | null): SeriesChange[] {
-  const deltas = new Map<string, SeriesChange>();
+  // Built on every claim: each series' change is made once and summed in place, not spread anew.
+  const deltas = new Map<string, SeriesKey & { delta: number }>();
   const add = (claim: Claim | null, sign: 1 | -1) => {
     if (!claim) return;
+    const { projectId } = claim;
     for (const [userId, consumerType] of scopesOf(claim)) {
       for (const [resourceClass, used] of Object.entries(claim.holding)) {
-        const key = { projectId: claim.projectId, userId, consumerType, resourceClass };
-        const id = seriesId(key);
-        deltas.set(id, { ...key, delta: (deltas.get(id)?.delta ?? 0) + sign * used });
+        const id = seriesId({ projectId, userId, consumerType, resourceClass });
+        const change = deltas.get(id);
+        if (change) change.delta += sign * used;
+        else deltas.set(id, { projectId, userId, consumerType, resourceClass, delta: sign * used });
       }
     }
   };
