@@ -1,9 +1,9 @@
 import type { CandidateIndexService } from './candidate-index.service.js';
+import { settle, ticking } from '#test/support/fake-clock-steps.js';
 import { emptyView } from './candidate-view.js';
 import { GetAllocationCandidates, GetAllocationCandidatesHandler } from './get-allocation-candidates.query.js';
 import { LOOP_TURNS } from './search/loop-turns.js';
 import { candidateRequest, group } from './search/request-builder.js';
-import type { Steps } from './search/steps.js';
 
 describe('the candidates handler pacing a long answer', () => {
   // As in steps.spec: each step moves the fake clock by its own time; pauses stay real.
@@ -11,19 +11,10 @@ describe('the candidates handler pacing a long answer', () => {
   afterEach(() => jest.useRealTimers());
 
   const STEPS = 20;
-  /** A presentation of STEPS steps of 2 ms each on the fake clock, noting each step it takes. */
-  function* presenting(log: string[]): Steps<string> {
-    for (let i = 1; i <= STEPS; i++) {
-      jest.advanceTimersByTime(2);
-      log.push(`step ${i}`);
-      yield;
-    }
-    return 'presented';
-  }
-  /** Lets everything but the fake clock run. */
-  const settle = async () => {
-    for (let i = 0; i < 100; i++) await new Promise((resolve) => setImmediate(resolve));
-  };
+  /** A presentation of STEPS steps of 2 ms each on the fake clock. */
+  const presenting = (log: string[]) => ticking('presented', STEPS, 2, log);
+  /** Enough turns of the loop for every slice of a presentation that waits for no timer. */
+  const TURNS = 100;
   /** An answer from a handler whose index says whether a write waits for the view, presented in the steps above. */
   const answer = (writeWaiting: boolean, log: string[]) => {
     const view = emptyView();
@@ -49,27 +40,27 @@ describe('the candidates handler pacing a long answer', () => {
   it('lets the other requests in progress go first once its answer has run long', () => withAnotherRequest(async () => {
     const log: string[] = [];
     const answered = answer(false, log);
-    await settle();
+    await settle(TURNS);
     // Long after 10 ms of slices: it waits 16 ms before each next one.
     expect(log).toHaveLength(5);
     await jest.advanceTimersByTimeAsync(16);
-    await settle();
+    await settle(TURNS);
     expect(log).toHaveLength(6);
     // One slice per wait, and a wait after its last: each wait is set after the real turn that follows a slice.
     for (let waits = 6; waits <= STEPS; waits++) {
       await jest.advanceTimersByTimeAsync(16);
-      await settle();
+      await settle(TURNS);
     }
     expect(log).toHaveLength(STEPS);
-    await expect(answered).resolves.toBe('presented');
+    await expect(answered).resolves.toBe('presented done');
   }));
 
   it('waits for nobody while a write waits for the view it reads', () => withAnotherRequest(async () => {
     const log: string[] = [];
     const answered = answer(true, log);
     // Were it to wait for a timer, nothing would move the clock: only its own steps do.
-    await settle();
+    await settle(TURNS);
     expect(log).toHaveLength(STEPS);
-    await expect(answered).resolves.toBe('presented');
+    await expect(answered).resolves.toBe('presented done');
   }));
 });

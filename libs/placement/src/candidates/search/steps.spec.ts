@@ -1,4 +1,5 @@
 import { LoopTurns } from './loop-turns.js';
+import { settle, ticking } from '#test/support/fake-clock-steps.js';
 import { runPausing, runToEnd, Steps } from './steps.js';
 
 /** Work of `count` steps, each busy for about `ms`, that notes each step it takes. */
@@ -33,17 +34,6 @@ describe('work in steps', () => {
     // machine can make a job long sooner than its steps say. Pauses (setImmediate) stay real.
     beforeEach(() => jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] }));
     afterEach(() => jest.useRealTimers());
-    /** Work of `count` steps of `ms` each on the fake clock, noting each step it takes. */
-    function* ticking(name: string, count: number, ms: number, log: string[]): Steps<string> {
-      for (let i = 1; i <= count; i++) {
-        jest.advanceTimersByTime(ms);
-        log.push(`${name}${i}`);
-        yield;
-      }
-      return `${name} done`;
-    }
-    /** Lets everything but the fake clock run. */
-    const settle = () => new Promise((resolve) => setImmediate(resolve));
     /** The job's own request and `others` more, being answered. */
     const answering = (turns: LoopTurns, others: number) => {
       for (let i = 0; i <= others; i++) turns.begin();
