@@ -131,6 +131,25 @@ describe('appends that arrive together share one transaction (AppendBatches on P
     expect(await projected(streams)).toEqual([...streams].sort());
   });
 
+  it("answers each append of a batch with its own last event's position and its own streams' heads", async () => {
+    const store = storeOn(pool);
+    const [counted, a, b, c] = fresh(4);
+    await store.append([{ stream: counted, expectedRevision: NO_STREAM, events: [{ type: 'Happened', data: {} }, { type: 'Happened', data: {} }] }]);
+    const twoEvents: AppendRequest[] = [{ stream: a, expectedRevision: NO_STREAM, events: [{ type: 'Happened', data: { n: 0 } }, { type: 'Happened', data: { n: 1 } }] }];
+    // A stream named with no events: locked and its head read, not written.
+    const withHead: AppendRequest[] = [{ stream: counted, expectedRevision: 'any', events: [] }, ...one(b, NO_STREAM)];
+    const outcomes = await together(store, [twoEvents, withHead, one(c, NO_STREAM)]);
+
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);
+    const [first, second, third] = (outcomes as PromiseFulfilledResult<AppendResult>[]).map((o) => o.value);
+    expect(new Set([first, second, third].map((w) => w.position.commit)).size).toBe(1);
+    const lastOf = async (stream: string) => (await store.readStream(stream)).at(-1)!.position;
+    expect(first).toEqual({ position: await lastOf(a), revisions: { [a]: 1 } });
+    expect(second).toEqual({ position: await lastOf(b), revisions: { [counted]: 1, [b]: 0 } });
+    expect(third).toEqual({ position: await lastOf(c), revisions: { [c]: 0 } });
+    expect(await heads([counted])).toEqual({ [counted]: 1 });
+  });
+
   describe('an append resting on another on its way (appendAfter)', () => {
     /** A lead written alone, then `first` and the append resting on it, made in the same tick: they share the next transaction. */
     const chained = (store: PostgresEventStore, first: AppendRequest[], after: AppendRequest[]) => {

@@ -26,6 +26,11 @@ const RECORDED = `SELECT transaction_id, position, stream_id, revision FROM ${ES
 const LAST = `SELECT transaction_id, position, stream_id FROM ${ES_APPEND_CALL} ORDER BY position DESC LIMIT 1`;
 /** The same, for an append sharing its transaction with others: a moved stream answers one row with a NULL position. */
 const orConflict = (text: string) => text.replace('es_append(', 'es_append_or_conflict(');
+/**
+ * Several appends as one call: the last event of each, whose ordinals in the events sent are the
+ * ninth parameter (es_append answers its rows in the order the events were sent).
+ */
+const LAST_OF_EACH = `SELECT e.transaction_id, e.position FROM ${ES_APPEND_CALL} WITH ORDINALITY AS e WHERE e.ordinality = ANY($9::bigint[])`;
 /** The heads of 'any' streams, read after es_append locked them: exact, and the only way to learn one given no events. */
 const HEADS = 'SELECT stream_id, revision FROM es_streams WHERE stream_id = ANY($1::text[])';
 /**
@@ -126,8 +131,8 @@ export async function appendTogether(
  * they are written, with the time chosen for them, and BEGIN, es_append, the projections'
  * statements and the COMMIT sent in one message (unless a projection needs an answer on the way:
  * a consumer's later claim reads what it held). A stream that moved fails it whole (ES409),
- * having written nothing. Several appends lock their streams first, in one order, and do not
- * wait long for a lock (BATCH_LOCK_TIMEOUT); one alone has es_append lock its own.
+ * having written nothing. The appends are one es_append call (foreseenStatements), which locks
+ * every stream of the batch in its one order; several do not wait long for a lock (BATCH_LOCK_TIMEOUT).
  */
 async function appendForeseen(
   pool: Pool, projectors: readonly InlineProjector[], batch: readonly (readonly AppendRequest[])[],
@@ -140,13 +145,13 @@ async function appendForeseen(
   try {
     const tx = new BatchedSql(client);
     tx.defer('BEGIN');
-    if (batch.length > 1) lockStreamsOf(tx, batch);
-    const answers = batch.map((requests) => tx.hold(statementsOf(requests, at, LAST, '')));
+    if (batch.length > 1) tx.defer(`SET LOCAL lock_timeout = '${BATCH_LOCK_TIMEOUT}'`);
+    const answers = tx.hold(foreseenStatements(batch, at));
     for (const project of projectors) await project(tx, batch.flatMap((requests) => appendedAhead(requests, at)), THIS_TRANSACTION);
     for (const requests of batch) mark = markOf(requests, at.fence, revisionsAhead(requests)) ?? mark;
     committing = true;
     await tx.commit();
-    return batch.map((requests, i) => ({ written: writtenBy(requests, answers[i].results!).written }));
+    return writtenByEach(batch, answers.results!).map((written) => ({ written }));
   } catch (error) {
     if (committing && mark && outcomeInDoubt(error)) {
       // The socket died with COMMIT sent. Committed, the transaction's last event stands for
@@ -233,6 +238,36 @@ async function appendEachOrConflict(
   } finally {
     if (!released) client.release();
   }
+}
+
+/**
+ * Foreseen appends, a batch's or one alone, as one es_append call: it checks and locks every
+ * stream in its one order, as a transaction of several appends must (LOCK_STREAMS), and its
+ * function, fence and insert run once, not once per append. It answers each append's last event
+ * (LAST_OF_EACH); the heads of 'any' streams given no events are read after it.
+ */
+function foreseenStatements(batch: readonly (readonly AppendRequest[])[], at: Recording): Held[] {
+  const ends: number[] = [];
+  let events = 0;
+  for (const requests of batch) {
+    const own = requests.reduce((sum, request) => sum + request.events.length, 0);
+    events += own;
+    if (own > 0) ends.push(events);
+  }
+  const statements: Held[] = [{ text: LAST_OF_EACH, params: [...esAppendParams(batch.flat(), at), ends] }];
+  const any = batch.flat().filter((request) => request.expectedRevision === 'any').map((request) => request.stream);
+  if (any.length > 0) statements.push({ text: HEADS, params: [any] });
+  return statements;
+}
+
+/** Each foreseen append's outcome from the answers to foreseenStatements: its last event's row, and the heads of its 'any' streams. */
+function writtenByEach(batch: readonly (readonly AppendRequest[])[], [appended, heads]: readonly { rows: Rows }[]): AppendResult[] {
+  let next = 0;
+  return batch.map((requests) => {
+    const rows = requests.some((request) => request.events.length > 0) ? [appended.rows[next++]] : [];
+    const streams = new Set(requests.map((request) => request.stream));
+    return writtenBy(requests, [{ rows }, { rows: (heads?.rows ?? []).filter((row) => streams.has(row.stream_id)) }]).written;
+  });
 }
 
 /**
