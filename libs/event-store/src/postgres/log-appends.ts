@@ -40,6 +40,8 @@ const HEADS = 'SELECT stream_id, revision FROM es_streams WHERE stream_id = ANY(
  * whatever the database's own (en_US orders 'trait-CUSTOM_A' and 'trait-CUSTOMB' the other way).
  */
 const LOCK_STREAMS = 'SELECT 1 FROM es_streams WHERE stream_id = ANY($1::text[]) ORDER BY stream_id COLLATE "C" FOR NO KEY UPDATE';
+/** A shared transaction's bound on any lock it waits for (BATCH_LOCK_TIMEOUT). */
+const WAIT_BRIEFLY = `SET LOCAL lock_timeout = '${BATCH_LOCK_TIMEOUT}'`;
 
 type Rows = readonly Record<string, any>[];
 
@@ -145,7 +147,7 @@ async function appendForeseen(
   try {
     const tx = new BatchedSql(client);
     tx.defer('BEGIN');
-    if (batch.length > 1) tx.defer(`SET LOCAL lock_timeout = '${BATCH_LOCK_TIMEOUT}'`);
+    if (batch.length > 1) tx.defer(WAIT_BRIEFLY);
     const answers = tx.hold(foreseenStatements(batch, at));
     for (const project of projectors) await project(tx, batch.flatMap((requests) => appendedAhead(requests, at)), THIS_TRANSACTION);
     for (const requests of batch) mark = markOf(requests, at.fence, revisionsAhead(requests)) ?? mark;
@@ -254,10 +256,8 @@ function foreseenStatements(batch: readonly (readonly AppendRequest[])[], at: Re
     events += own;
     if (own > 0) ends.push(events);
   }
-  const statements: Held[] = [{ text: LAST_OF_EACH, params: [...esAppendParams(batch.flat(), at), ends] }];
-  const any = batch.flat().filter((request) => request.expectedRevision === 'any').map((request) => request.stream);
-  if (any.length > 0) statements.push({ text: HEADS, params: [any] });
-  return statements;
+  const [append, ...heads] = statementsOf(batch.flat(), at, LAST_OF_EACH, '');
+  return [{ ...append, params: [...append.params!, ends] }, ...heads];
 }
 
 /** Each foreseen append's outcome from the answers to foreseenStatements: its last event's row, and the heads of its 'any' streams. */
@@ -275,7 +275,7 @@ function writtenByEach(batch: readonly (readonly AppendRequest[])[], [appended, 
  * (LOCK_STREAMS), and no lock awaited longer than BATCH_LOCK_TIMEOUT.
  */
 function lockStreamsOf(tx: BatchedSql, batch: readonly (readonly AppendRequest[])[]): void {
-  tx.defer(`SET LOCAL lock_timeout = '${BATCH_LOCK_TIMEOUT}'`);
+  tx.defer(WAIT_BRIEFLY);
   tx.defer(LOCK_STREAMS, [[...new Set(batch.flatMap((requests) => requests.map((request) => request.stream)))]]);
 }
 
