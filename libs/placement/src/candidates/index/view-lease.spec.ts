@@ -1,15 +1,22 @@
 import { ViewLease } from './view-lease.js';
 
-const later = (ms = 5) => new Promise((resolve) => setTimeout(resolve, ms));
+// On jest's fake clock: which reader ends first is the timers' order, never a busy machine's
+// preemption between two of them (a real clock let read 2's 5 ms outlast read 1's 20 ms in CI).
+const later = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const elapse = (ms: number) => jest.advanceTimersByTimeAsync(ms);
 
 describe('the view lease', () => {
+  beforeEach(() => jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] }));
+  afterEach(() => jest.useRealTimers());
+
   it('lets readers share it and holds a write until the last reader is done', async () => {
     const lease = new ViewLease();
     const seen: string[] = [];
     const reading = lease.read(async () => { seen.push('read 1 starts'); await later(20); seen.push('read 1 ends'); });
     const alsoReading = lease.read(async () => { seen.push('read 2 starts'); await later(5); seen.push('read 2 ends'); });
-    await later(1);
+    await elapse(1);
     const writing = lease.write(() => seen.push('write'));
+    await elapse(20);
     await Promise.all([reading, alsoReading, writing]);
     expect(seen).toEqual(['read 1 starts', 'read 2 starts', 'read 2 ends', 'read 1 ends', 'write']);
   });
@@ -18,9 +25,10 @@ describe('the view lease', () => {
     const lease = new ViewLease();
     const seen: string[] = [];
     const first = lease.read(async () => { await later(10); seen.push('first read'); });
-    await later(1);
+    await elapse(1);
     const writing = lease.write(() => seen.push('write'));
     const second = lease.read(async () => { seen.push('second read'); });
+    await elapse(20);
     await Promise.all([first, writing, second]);
     expect(seen).toEqual(['first read', 'write', 'second read']);
   });
@@ -29,9 +37,10 @@ describe('the view lease', () => {
     const lease = new ViewLease();
     const seen: string[] = [];
     const searching = lease.read(async () => { await later(20); seen.push('search ends'); }, true);
-    await later(1);
+    await elapse(1);
     const claim = lease.write(() => seen.push('claim'), true);
     const provider = lease.write(() => seen.push('provider created'));
+    await elapse(20);
     await Promise.all([searching, claim, provider]);
     expect(seen).toEqual(['claim', 'search ends', 'provider created']);
   });
@@ -40,10 +49,11 @@ describe('the view lease', () => {
     const lease = new ViewLease();
     let waitedDuring = false;
     const searching = lease.read(async () => { await later(10); waitedDuring = lease.writeWaiting; }, true);
-    await later(1);
+    await elapse(1);
     expect(lease.writeWaiting).toBe(false);
     const provider = lease.write(() => undefined);
     expect(lease.writeWaiting).toBe(true);
+    await elapse(20);
     await Promise.all([searching, provider]);
     expect(waitedDuring).toBe(true);
     expect(lease.writeWaiting).toBe(false);
@@ -53,8 +63,9 @@ describe('the view lease', () => {
     const lease = new ViewLease();
     const seen: string[] = [];
     const encoding = lease.read(async () => { await later(10); seen.push('snapshot encoded'); });
-    await later(1);
+    await elapse(1);
     const claim = lease.write(() => seen.push('claim'), true);
+    await elapse(20);
     await Promise.all([encoding, claim]);
     expect(seen).toEqual(['snapshot encoded', 'claim']);
   });
@@ -63,7 +74,7 @@ describe('the view lease', () => {
     const lease = new ViewLease();
     await expect(lease.read(async () => { throw new Error('no'); })).rejects.toThrow('no');
     expect(() => lease.write(() => { throw new Error('nor'); })).rejects.toThrow('nor');
-    await later(1);
+    await elapse(1);
     expect(lease.free).toBe(true);
   });
 });
