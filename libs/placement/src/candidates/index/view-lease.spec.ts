@@ -73,7 +73,7 @@ describe('the view lease', () => {
   it('gives the lease back when the work fails', async () => {
     const lease = new ViewLease();
     await expect(lease.read(async () => { throw new Error('no'); })).rejects.toThrow('no');
-    expect(() => lease.write(() => { throw new Error('nor'); })).rejects.toThrow('nor');
+    await expect(lease.write(() => { throw new Error('nor'); })).rejects.toThrow('nor');
     await elapse(1);
     expect(lease.free).toBe(true);
   });
