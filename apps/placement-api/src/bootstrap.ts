@@ -49,7 +49,9 @@ export async function createApp(
     await log.close();
     throw new Error('a log outside PostgreSQL needs PLACEMENT_PROJECTIONS=async: inline projections run in the append\'s PostgreSQL transaction');
   }
-  const opened = await openDatabase(databaseUrl, config.dbPoolSize, config.projections.mode, CountedClient);
+  const opened = await openDatabase(databaseUrl, config.dbPoolSize, config.projections.mode, {
+    client: CountedClient, recycleSeconds: config.dbConnectionRecycleSeconds,
+  });
   const projections = config.projections.mode === 'async'
     ? await startAsyncProjections(config.projections, databaseUrl, opened, operations, log ?? opened.eventStore)
     : undefined;

@@ -28,6 +28,7 @@ auth_strategy = keystone
 [placement_database]
 connection = postgresql+psycopg2://placement:s3cret@db.example:5432/placement?sslmode=require&charset=utf8
 max_pool_size = 20
+connection_recycle_time = 600
 max_retries = -1
 
 [keystone_authtoken]
@@ -68,6 +69,7 @@ driver = noop
       PLACEMENT_AUTH_STRATEGY: 'keystone',
       DATABASE_URL: 'postgresql://placement:s3cret@db.example:5432/placement?sslmode=require',
       PLACEMENT_DB_POOL_SIZE: '20',
+      PLACEMENT_DB_CONNECTION_RECYCLE_TIME: '600',
       PLACEMENT_KEYSTONE_AUTH_URL: 'http://keystone-internal.example:5000',
       PLACEMENT_KEYSTONE_WWW_AUTHENTICATE_URI: 'http://keystone.example:5000',
       PLACEMENT_KEYSTONE_USER_DOMAIN_ID: 'default',

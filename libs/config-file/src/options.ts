@@ -48,10 +48,11 @@ export const OPTIONS: Readonly<Record<string, Readonly<Record<string, OptionSpec
   placement_database: {
     connection: str('special'),
     max_pool_size: int('PLACEMENT_DB_POOL_SIZE', 1),
+    connection_recycle_time: int('PLACEMENT_DB_CONNECTION_RECYCLE_TIME', 1),
     // oslo.db's tuning of SQLAlchemy's pool and MySQL; sync_on_startup: we always migrate at start.
     ...ignored(
       'connection_parameters', 'sqlite_synchronous', 'slave_connection', 'mysql_sql_mode', 'mysql_wsrep_sync_wait',
-      'mysql_enable_ndb', 'connection_recycle_time', 'max_retries', 'retry_interval', 'max_overflow', 'connection_debug',
+      'mysql_enable_ndb', 'max_retries', 'retry_interval', 'max_overflow', 'connection_debug',
       'connection_trace', 'pool_timeout', 'sync_on_startup', 'db_retry_interval', 'db_max_retries', 'db_inc_retry_interval',
       'db_max_retry_interval', 'use_db_reconnect', 'backend',
     ),

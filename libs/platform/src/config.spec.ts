@@ -5,6 +5,7 @@ describe('configuration', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({ port: 8778, host: '127.0.0.1', databaseUrl: undefined, authStrategy: 'noauth2', cors: undefined });
     expect(config.policy).toEqual({ enforceNewDefaults: false, enforceScope: true, open: false, overrides: new Map() });
+    expect(config).toMatchObject({ dbPoolSize: 10, dbConnectionRecycleSeconds: 3600 });
   });
 
   it('reads the conformance contract variables', () => {
@@ -23,6 +24,7 @@ describe('configuration', () => {
     expect(() => loadConfig({ PLACEMENT_POLICY_OPEN: 'maybe' })).toThrow(/PLACEMENT_POLICY_OPEN/);
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
     expect(() => loadConfig({ PLACEMENT_AUTH_STRATEGY: 'ldap' })).toThrow(/PLACEMENT_AUTH_STRATEGY/);
+    expect(() => loadConfig({ PLACEMENT_DB_CONNECTION_RECYCLE_TIME: '0' })).toThrow(/PLACEMENT_DB_CONNECTION_RECYCLE_TIME/);
   });
 
   it('labels the capacity metrics by aggregate only when asked', () => {

@@ -30,6 +30,8 @@ export interface AppConfig {
   };
   readonly cors: CorsConfig | undefined;
   readonly dbPoolSize: number;
+  /** PLACEMENT_DB_CONNECTION_RECYCLE_TIME: seconds a pooled connection lives (oslo.db's connection_recycle_time). */
+  readonly dbConnectionRecycleSeconds: number;
   /** pino's level names; 'silent' turns logging off. */
   readonly logLevel: LogLevel;
   /** How long SIGTERM waits for in-flight requests before cutting them. */
@@ -252,6 +254,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     cors: origins.length > 0 ? cors(env, origins) : undefined,
     dbPoolSize: int(env, 'PLACEMENT_DB_POOL_SIZE', 10, 1, 200),
+    dbConnectionRecycleSeconds: int(env, 'PLACEMENT_DB_CONNECTION_RECYCLE_TIME', 3600, 1, 604_800),
     logLevel: logLevel(env),
     shutdownGraceSeconds: int(env, 'PLACEMENT_SHUTDOWN_GRACE_SECONDS', 10, 0, 3600),
     eventStore: eventStore(env),

@@ -24,8 +24,8 @@ function configuration(port: number, serverPort: number): string {
 defaults
   mode tcp
   timeout connect 2s
-  timeout client 30m
-  timeout server 30m
+  timeout client 65m
+  timeout server 65m
 frontend postgres
   bind 127.0.0.1:${port}
   default_backend primary

@@ -1,9 +1,9 @@
-import { Client, Pool } from 'pg';
+import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { EventStore, jsonbForm, PostgresEventStore } from '#event-store/index.js';
 import { ALL_PROJECTIONS, inlineProjector } from '#projections/index.js';
 import { seedStandardNames } from './standard-names.seed.js';
-import { READ_MODELS_SCHEMA, readModelDataSource, underSchemaLock } from './read-model-schema.js';
+import { PoolConnections, READ_MODELS_SCHEMA, readModelDataSource, underSchemaLock } from './read-model-schema.js';
 import { seedProjectionCheckpoints } from '#projections/runner/checkpoints.js';
 
 export interface Database {
@@ -20,12 +20,12 @@ export interface Database {
  * Opens the database: the log's tables, the read models' migrations (TypeORM) in their own
  * schema, the built-in names, and an event store whose appends run the projections in the
  * same transaction. The pool's search_path finds rm_* in read_models and es_* in public.
- * `client`: the pool's connection class, for an app that watches its connections.
+ * `connections`: their class, for an app that watches them, and their recycling age.
  */
 export async function openDatabase(
-  url: string, poolSize = 10, projections: 'inline' | 'async' = 'inline', client?: typeof Client,
+  url: string, poolSize = 10, projections: 'inline' | 'async' = 'inline', connections: PoolConnections = {},
 ): Promise<Database> {
-  const dataSource = readModelDataSource(url, READ_MODELS_SCHEMA, poolSize, client);
+  const dataSource = readModelDataSource(url, READ_MODELS_SCHEMA, poolSize, connections);
   const pool = await underSchemaLock(url, async () => {
     await dataSource.initialize();
     const master = (dataSource.driver as unknown as { master: Pool }).master;

@@ -10,8 +10,18 @@ export { READ_MODELS_SCHEMA, searchPathOption };
 /** How long the pool waits for a new connection before the request fails as "database unavailable". */
 const CONNECT_TIMEOUT_MS = 10_000;
 
+/** oslo.db's connection_recycle_time default: how long upstream's pool keeps a connection. */
+const DEFAULT_CONNECTION_RECYCLE_SECONDS = 3600;
+
+export interface PoolConnections {
+  /** The connections' class, when an app wants to watch them (statement counts). */
+  readonly client?: typeof Client;
+  /** Age in seconds after which a connection is closed once idle, and replaced when needed. */
+  readonly recycleSeconds?: number;
+}
+
 /** A data source whose migrations (and their rm_migrations table) live in `schema`. */
-export function readModelDataSource(url: string, schema: string, poolSize: number, client?: typeof Client): DataSource {
+export function readModelDataSource(url: string, schema: string, poolSize: number, connections: PoolConnections = {}): DataSource {
   return new DataSource({
     type: 'postgres',
     url,
@@ -22,8 +32,12 @@ export function readModelDataSource(url: string, schema: string, poolSize: numbe
     // good; keep-alive lets a dead peer's socket be noticed rather than waited on.
     extra: {
       max: poolSize, options: searchPathOption(schema), connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true, onConnect: handleConnectionLoss,
-      // pg-pool's own option: the connections' class, when an app wants to watch them (statement counts).
-      ...(client ? { Client: client } : {}),
+      // Kept while idle, as upstream's pool keeps them, and replaced by age: pg-pool's default
+      // closed a connection idle for 10 s, so a burst after a quiet spell (a boot storm) began on
+      // new backends, paying their start, their statements' preparing and the code's warming again.
+      idleTimeoutMillis: 0,
+      maxLifetimeSeconds: connections.recycleSeconds ?? DEFAULT_CONNECTION_RECYCLE_SECONDS,
+      ...(connections.client ? { Client: connections.client } : {}),
     },
   });
 }
