@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   }
   logger.level = settings.logLevel;
   // Opening runs the read models' migrations (under their lock) like a starting API, and adds no inline projector.
-  const database = await openDatabase(settings.databaseUrl, 2, 'async');
+  const database = await openDatabase(settings.databaseUrl, 2, 'async', { recycleSeconds: settings.connectionRecycleSeconds });
   const log = settings.kurrentDbUrl ? await kurrentLog(settings.kurrentDbUrl) : undefined;
   const projector = new AsyncProjector({
     url: settings.databaseUrl,
