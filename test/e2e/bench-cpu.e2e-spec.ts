@@ -24,6 +24,21 @@ describe("the benches' CPU of a process tree", () => {
     expect(treeCpuMs(process.pid)! - before - ownMs).toBeGreaterThan(250);
   });
 
+  it('reads a short window to the millisecond, not to the 10 ms clock tick', () => {
+    // Ten windows of 5 ms of work: read in ticks, each would be 0 or 10 ms.
+    for (let i = 0; i < 10; i++) {
+      const own = process.cpuUsage();
+      const before = treeCpuMs(process.pid)!;
+      const end = performance.now() + 5;
+      while (performance.now() < end);
+      const read = treeCpuMs(process.pid)! - before;
+      const spent = process.cpuUsage(own);
+      // The work, at most what this process spent from the first reading's start to the second's end.
+      expect(read).toBeGreaterThan(4.5);
+      expect(read).toBeLessThan((spent.user + spent.system) / 1000 + 1);
+    }
+  });
+
   it("finds PostgreSQL's postmaster, and counts a backend that worked and disconnected while measured", async () => {
     const postmaster = await postmasterOf(ADMIN_URL);
     expect(readFileSync(`/proc/${postmaster}/cmdline`, 'utf8')).toMatch(/postgres/);
