@@ -19,15 +19,15 @@ export interface BenchServer {
 
 /**
  * The built server as a child process, ready when GET / answers: on a fresh database (dropped at
- * stop), or on `existing` (kept).
+ * stop), or on `existing` (kept). `entry`: another build's main.js, started beside this one's.
  */
 export async function startBenchServer(
-  env: Record<string, string> = {}, nodeArgs: string[] = [], timeoutMs = 60_000, existing?: string,
+  env: Record<string, string> = {}, nodeArgs: string[] = [], timeoutMs = 60_000, existing?: string, entry = SERVER_ENTRY,
 ): Promise<BenchServer> {
   const database: Pick<TestDatabase, 'url' | 'drop'> = existing ? { url: existing, drop: async () => undefined } : await createTestDatabase('pl_bench');
   const port = 25000 + Math.floor(Math.random() * 5000);
   // The flags npm start, the image and the workers run with: the benches measure what ships.
-  const child = spawn(process.execPath, [...SERVING_HEAP_FLAGS, ...nodeArgs, SERVER_ENTRY], {
+  const child = spawn(process.execPath, [...SERVING_HEAP_FLAGS, ...nodeArgs, entry], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: database.url, PLACEMENT_AUTH_STRATEGY: 'noauth2', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

@@ -1,7 +1,7 @@
 /**
  * npm run bench:storm -- [--shape flat|nested] [--providers N] [--instances N] [--upstream-instances N]
  *   [--schedulers N] [--servers ours,upstream] [--projects N] [--wide] [--profile] [--trace] [--load api|import] [--workers N]
- *   [--warmup N] [--weigh-ms N] [--seed N] [--json FILE]
+ *   [--warmup N] [--weigh-ms N] [--seed N] [--json FILE] [--against MAIN_JS [--slices N]]
  *
  * Issue 30's boot storm, ours and upstream Placement 8.0.0 side by side in one run on the same
  * cloud: N schedulers booting instances of nine flavors as Nova's scheduler does (ask for
@@ -13,7 +13,8 @@
  * meanwhile, and a consistency check. Ours' requests are then played to a bare node:http server
  * making one PostgreSQL round trip each (the stack's floor). --wide adds issue 30's wide tree,
  * asked about while the storm runs. --trace joins each of ours' requests as its server saw it to
- * the scheduler's view of it, on the clock they share, and says where the time went.
+ * the scheduler's view of it, on the clock they share, and says where the time went. --against
+ * storms another build of ours (its main.js) in turns with this one instead (storm/against.ts).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -35,7 +36,8 @@ import { FLAT_MIX, NESTED_MIX } from './storm/flavors.js';
 import { loadCloud } from './storm/load.js';
 import { parseStormOptions, StormOptions } from './storm/options.js';
 import { candidatesPerFlavor, countDifferences } from './storm/probe.js';
-import { comparisonLines, floorLines, stormLines } from './storm/report.js';
+import { againstLines, comparisonLines, floorLines, stormLines } from './storm/report.js';
+import { runAgainst } from './storm/against.js';
 import { Floor, stackFloor, trafficOf } from './storm/floor.js';
 import { readServerTimes, traceLines } from './storm/request-trace.js';
 import { Instance, planInstances, storm } from './storm/scheduler.js';
@@ -116,6 +118,16 @@ async function main(): Promise<void> {
   say(`== storm: ${options.shape}, ${options.providers} computes (${providers} providers${options.wide ? ', with the wide tree' : ''}), `
     + `${options.schedulers} schedulers${options.weighMs > 0 ? ` weighing ${options.weighMs} ms before each claim` : ''}${options.workers > 0 ? `, PLACEMENT_WORKERS=${options.workers}` : ''}, ${options.projects === 0 ? 'a project per instance' : `${options.projects} project${options.projects === 1 ? '' : 's'}`}, seed ${options.seed}; load average ${load()}`);
 
+  if (options.against !== undefined) {
+    const env: Record<string, string> = options.workers > 0 ? { PLACEMENT_WORKERS: String(options.workers) } : {};
+    const { storms, turns } = await runAgainst({ ...options, against: options.against }, trees, mix, warmup, instances.slice(0, options.instances), env, say);
+    for (const s of storms) for (const line of stormLines(s)) process.stdout.write(line);
+    for (const line of againstLines(turns, options.against)) process.stdout.write(line);
+    say(`  load average at the end ${load()}`);
+    if (options.json) writeFileSync(options.json, JSON.stringify({ options, reports: storms.map(summaryOf), turns }, null, 2));
+    if (storms.some((s) => s.problems.length > 0 || s.result.failed > 0)) process.exitCode = 1;
+    return;
+  }
   const reports: ServerStorm[] = [];
   const counts: Record<string, Record<string, number | string>> = {};
   const profile = options.profile ? new ServerProfile() : null;

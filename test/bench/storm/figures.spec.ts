@@ -1,6 +1,6 @@
 import { percentile } from '../measure.js';
 import type { StormResult } from './scheduler.js';
-import { outside, schedulerTime, spreadOf, within } from './figures.js';
+import { outside, pairedRatios, schedulerTime, spreadOf, Turn, within } from './figures.js';
 
 describe('percentile (nearest rank)', () => {
   const sorted = Array.from({ length: 100 }, (_v, i) => i + 1);
@@ -41,5 +41,34 @@ describe('schedulerTime', () => {
       gets: Array.from({ length: 5 }, () => ({ at: 0, ms: 40 })), puts: Array.from({ length: 4 }, () => ({ at: 0, ms: 60 })),
     } as unknown as StormResult;
     expect(schedulerTime(result)).toEqual({ perInstance: 500, gets: 50, puts: 60, weighing: 100, own: 290 });
+  });
+});
+
+describe('pairedRatios', () => {
+  const turn = (slice: number, server: Turn['server'], instances: number, cpuMs: number): Turn => ({ slice, server, instances, cpuMs });
+
+  it("divides each slice's CPU per instance of the other build by ours, whichever went first", () => {
+    // Slice 0: 2.2 / 2.0 ms = 1.1; slice 1 (the other first): 3.0 / 3.0 = 1.0; slice 2: 1.8 / 2.0 = 0.9; slice 3: 2.4 / 2.0 = 1.2.
+    const turns = [
+      turn(0, 'ours', 100, 200), turn(0, 'against', 100, 220),
+      turn(1, 'against', 50, 150), turn(1, 'ours', 50, 150),
+      turn(2, 'ours', 100, 200), turn(2, 'against', 100, 180),
+      turn(3, 'ours', 100, 200), turn(3, 'against', 100, 240),
+    ];
+    const paired = pairedRatios(turns)!;
+    expect(paired.n).toBe(4);
+    expect(paired.mean).toBeCloseTo(1.05, 10);
+    // Deviations -0.05, 0.05, -0.15, 0.15 from 1.05: variance 0.05 / 3, over 4 ratios.
+    expect(paired.standardError).toBeCloseTo(Math.sqrt(0.05 / 3 / 4), 10);
+    expect(paired.median).toBeCloseTo(1.05, 10);
+    expect([paired.min, paired.max]).toEqual([0.9, 1.2]);
+    expect(paired.oursLower).toBe(2);
+  });
+
+  it('leaves out a slice one build did not finish or booted nothing in, and says null for none', () => {
+    const one = pairedRatios([turn(0, 'ours', 10, 20), turn(0, 'against', 10, 30), turn(1, 'ours', 10, 20), turn(2, 'ours', 0, 0), turn(2, 'against', 10, 20)])!;
+    expect(one.n).toBe(1);
+    expect(one.standardError).toBeNaN();
+    expect(pairedRatios([turn(0, 'ours', 10, 20)])).toBeNull();
   });
 });

@@ -6,7 +6,8 @@ import type { WideAsked } from './wide.js';
 
 /** What one server's storm measured, as reported and written to --json. */
 export interface ServerStorm {
-  readonly server: 'ours' | 'upstream';
+  /** 'against': another build of ours, stormed in turns with this one (--against). */
+  readonly server: 'ours' | 'upstream' | 'against';
   readonly asked: number;
   /** Instances booted first, uncounted (--warmup). */
   readonly warmedBy: number;
@@ -23,6 +24,32 @@ export interface ServerStorm {
   readonly watched: Watched;
   readonly wide: readonly WideAsked[];
   readonly problems: readonly string[];
+}
+
+/** One build's turn of a storm against another (storm/against.ts): its instances and their server and PostgreSQL CPU, in ms. */
+export interface Turn { readonly slice: number; readonly server: 'ours' | 'against'; readonly instances: number; readonly cpuMs: number }
+
+/**
+ * Each slice's CPU per instance of the build `against` over ours', the two turns of a slice
+ * taken a second or two apart: the spread of these ratios, not of whole runs, says how large a
+ * difference the run can tell. Null without a slice both booted.
+ */
+export function pairedRatios(turns: readonly Turn[]) {
+  const perInstance = (t: Turn | undefined) => (t && t.instances > 0 ? t.cpuMs / t.instances : NaN);
+  const slices = [...new Set(turns.map((t) => t.slice))];
+  const ratios = slices
+    .map((k) => perInstance(turns.find((t) => t.slice === k && t.server === 'against')) / perInstance(turns.find((t) => t.slice === k && t.server === 'ours')))
+    .filter((r) => Number.isFinite(r));
+  if (ratios.length === 0) return null;
+  const sorted = [...ratios].sort((a, b) => a - b);
+  const middle = sorted.length / 2;
+  const mean = ratios.reduce((a, b) => a + b, 0) / ratios.length;
+  const variance = ratios.length < 2 ? NaN : ratios.reduce((v, r) => v + (r - mean) ** 2, 0) / (ratios.length - 1);
+  return {
+    n: ratios.length, mean, standardError: Math.sqrt(variance / ratios.length),
+    median: sorted.length % 2 === 1 ? sorted[Math.floor(middle)] : (sorted[middle - 1] + sorted[middle]) / 2,
+    min: sorted[0], max: sorted[sorted.length - 1], oursLower: ratios.filter((r) => r > 1).length,
+  };
 }
 
 export interface Spread { readonly n: number; readonly p50: number; readonly p95: number; readonly p99: number; readonly max: number }

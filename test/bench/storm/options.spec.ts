@@ -5,6 +5,7 @@ describe('parseStormOptions', () => {
     expect(parseStormOptions([])).toEqual({
       shape: 'flat', providers: 1000, instances: 1000, upstreamInstances: 1000, schedulers: 10, servers: ['ours', 'upstream'],
       projects: 0, wide: false, profile: false, trace: false, seed: 30, load: 'api', workers: 0, warmup: 3000, weighMs: 0, json: undefined,
+      against: undefined, slices: 10,
     });
   });
 
@@ -16,6 +17,18 @@ describe('parseStormOptions', () => {
     expect(parseStormOptions(['--warmup', '0']).warmup).toBe(0);
     expect(parseStormOptions(['--providers', '100000', '--servers', 'ours', '--load', 'import', '--workers', '2'])).toMatchObject({ providers: 100000, load: 'import', workers: 2 });
     expect(parseStormOptions(['--weigh-ms', '40']).weighMs).toBe(40);
+  });
+
+  it('storms another build of ours beside this one, alone and loaded through the API, in turns', () => {
+    expect(parseStormOptions(['--servers', 'ours', '--against', '/old/main.js', '--slices', '6']))
+      .toMatchObject({ servers: ['ours'], against: '/old/main.js', slices: 6 });
+    expect(parseStormOptions(['--servers', 'ours', '--against', '/old/main.js']).slices).toBe(10);
+    expect(() => parseStormOptions(['--against', '/old/main.js'])).toThrow(/--servers ours/);
+    for (const extra of [['--load', 'import'], ['--wide'], ['--profile'], ['--trace']]) {
+      expect(() => parseStormOptions(['--servers', 'ours', '--against', '/old/main.js', ...extra])).toThrow(/alone/);
+    }
+    expect(() => parseStormOptions(['--servers', 'ours', '--against', '/old/main.js', '--slices', '1'])).toThrow(/2 to --instances turns/);
+    expect(() => parseStormOptions(['--servers', 'ours', '--instances', '5', '--against', '/old/main.js', '--slices', '6'])).toThrow(/2 to --instances/);
   });
 
   it('refuses what it does not know rather than run another storm than asked', () => {

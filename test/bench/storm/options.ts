@@ -36,10 +36,17 @@ export interface StormOptions {
    */
   readonly weighMs: number;
   readonly json?: string;
+  /**
+   * Another build's main.js, stormed beside ours in `slices` turns of the same instances, the
+   * two alternating (storm/against.ts): what each build costs, the VM's drift shared.
+   */
+  readonly against?: string;
+  readonly slices: number;
 }
 
 export const USAGE = 'npm run bench:storm -- [--shape flat|nested] [--providers N] [--instances N] [--upstream-instances N] '
-  + '[--schedulers N] [--servers ours,upstream] [--projects N] [--wide] [--profile] [--trace] [--load api|import] [--workers N] [--warmup N] [--weigh-ms N] [--seed N] [--json FILE]';
+  + '[--schedulers N] [--servers ours,upstream] [--projects N] [--wide] [--profile] [--trace] [--load api|import] [--workers N] [--warmup N] [--weigh-ms N] [--seed N] [--json FILE] '
+  + '[--against MAIN_JS [--slices N]]';
 
 /**
  * Ours' CPU per instance still falls over the first few thousand instances (docs/performance.md,
@@ -47,7 +54,7 @@ export const USAGE = 'npm run bench:storm -- [--shape flat|nested] [--providers 
  */
 const DEFAULT_WARMUP = 3000;
 
-const VALUED = ['--shape', '--providers', '--instances', '--upstream-instances', '--schedulers', '--servers', '--projects', '--seed', '--load', '--workers', '--warmup', '--weigh-ms', '--json'];
+const VALUED = ['--shape', '--providers', '--instances', '--upstream-instances', '--schedulers', '--servers', '--projects', '--seed', '--load', '--workers', '--warmup', '--weigh-ms', '--json', '--against', '--slices'];
 
 export function parseStormOptions(argv: readonly string[]): StormOptions {
   const values = new Map<string, string>();
@@ -73,10 +80,16 @@ export function parseStormOptions(argv: readonly string[]): StormOptions {
   const instances = count('--instances', 1000);
   const load = values.get('--load') ?? 'api';
   if (load !== 'api' && load !== 'import') throw new Error(`--load is api or import, not ${load}`);
+  const against = values.get('--against');
+  if (against !== undefined && (servers.join() !== 'ours' || load !== 'api' || wide || profile || trace)) {
+    throw new Error('--against storms two builds of ours alone: with --servers ours, the cloud loaded through the API, and no --wide, --profile or --trace');
+  }
+  const slices = count('--slices', 10);
+  if (against !== undefined && (slices < 2 || slices > instances)) throw new Error(`--slices wants 2 to --instances turns, not ${slices}`);
   return {
     shape, providers: count('--providers', 1000), instances, upstreamInstances: count('--upstream-instances', instances),
     schedulers: Math.max(1, count('--schedulers', 10)), servers: servers as StormOptions['servers'], projects: count('--projects', 0),
     wide, profile, trace, seed: count('--seed', 30), load, workers: count('--workers', 0), warmup: count('--warmup', Math.min(3 * instances, DEFAULT_WARMUP)),
-    weighMs: count('--weigh-ms', 0), json: values.get('--json'),
+    weighMs: count('--weigh-ms', 0), json: values.get('--json'), against, slices,
   };
 }

@@ -1,5 +1,5 @@
 import { summaryOf, ServerStorm } from './figures.js';
-import { stormLines } from './report.js';
+import { againstLines, stormLines } from './report.js';
 
 const storm: ServerStorm = {
   server: 'ours', asked: 4, warmedBy: 0,
@@ -34,5 +34,17 @@ describe("a storm's wide-tree window", () => {
     };
     expect(stormLines(wide).join('')).toContain('  ours     while asked (0.1 s): GET / n=1 p50 20.0 / p95 20.0 / p99 20.0 ms, '
       + 'GET candidates n=1 p50 70.0 / p95 70.0 / p99 70.0 ms, PUT n=2 p50 40.0 / p95 50.0 / p99 50.0 ms; otherwise GET / n=1 p50 5.0 / p95 5.0 / p99 5.0 ms');
+  });
+});
+
+describe('two builds stormed in turns', () => {
+  it("say the other build's CPU per instance over ours', slice by slice, or that no slice was booted on both", () => {
+    const turns = [
+      { slice: 0, server: 'ours' as const, instances: 10, cpuMs: 20 }, { slice: 0, server: 'against' as const, instances: 10, cpuMs: 30 },
+      { slice: 1, server: 'against' as const, instances: 10, cpuMs: 20 }, { slice: 1, server: 'ours' as const, instances: 10, cpuMs: 20 },
+    ];
+    expect(againstLines(turns, 'old/main.js').join('')).toBe("  against  old/main.js, its server + PostgreSQL CPU per instance over ours', slice by slice (2 slices): "
+      + 'mean 1.250 ± 0.250 (its standard error), median 1.250, from 1.000 to 1.500; ours lower in 1 of 2\n');
+    expect(againstLines(turns.slice(0, 1), 'old/main.js')).toEqual(['  against  no slice was booted on both builds\n']);
   });
 });

@@ -1,4 +1,4 @@
-import { outside, schedulerTime, ServerStorm, Spread, spreadOf, wideWindow, within } from './figures.js';
+import { outside, pairedRatios, schedulerTime, ServerStorm, Spread, spreadOf, Turn, wideWindow, within } from './figures.js';
 import { wideProblems } from './wide.js';
 import type { Floor } from './floor.js';
 
@@ -61,4 +61,12 @@ export function comparisonLines(ours: ServerStorm, upstream: ServerStorm): strin
     `  ours/upstream: ${f(rate(ours) / rate(upstream))}x instances/s, ${f(cpu(upstream) / cpu(ours))}x less server + PostgreSQL CPU per instance, `
       + `GET p50 ${f(p50(upstream, 'gets') / p50(ours, 'gets'))}x, PUT p50 ${f(p50(upstream, 'puts') / p50(ours, 'puts'))}x faster\n`,
   ];
+}
+
+/** Two builds stormed in turns (--against): the other build's CPU per instance over ours', slice by slice. */
+export function againstLines(turns: readonly Turn[], against: string): string[] {
+  const paired = pairedRatios(turns);
+  if (!paired) return ['  against  no slice was booted on both builds\n'];
+  return [`  against  ${against}, its server + PostgreSQL CPU per instance over ours', slice by slice (${paired.n} slices): `
+    + `mean ${f(paired.mean, 3)} ± ${f(paired.standardError, 3)} (its standard error), median ${f(paired.median, 3)}, from ${f(paired.min, 3)} to ${f(paired.max, 3)}; ours lower in ${paired.oursLower} of ${paired.n}\n`];
 }
