@@ -1,14 +1,13 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { resolve } from 'node:path';
 import { createTestDatabase, TestDatabase } from '../support/database.js';
-import { waitUntilServing } from '../support/server-process.js';
+import { SERVER_ENTRY as BUILT_SERVER, waitUntilServing } from '../support/server-process.js';
 import { SERVING_HEAP_FLAGS } from '#placement-api/heap-flags.js';
 
 /**
- * The built server, relative to this file once compiled (dist/test/bench); PLACEMENT_BENCH_SERVER
- * names another build's main.js, to measure two builds with one bench (before and after a change).
+ * The built server, as the tests start it; PLACEMENT_BENCH_SERVER names another build's main.js,
+ * to measure two builds with one bench (before and after a change).
  */
-const SERVER_ENTRY = process.env.PLACEMENT_BENCH_SERVER ?? resolve(__dirname, '../../apps/placement-api/src/main.js');
+const SERVER_ENTRY = process.env.PLACEMENT_BENCH_SERVER ?? BUILT_SERVER;
 
 export interface BenchServer {
   readonly url: string;

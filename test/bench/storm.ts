@@ -21,15 +21,12 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { seededRandom } from '../support/seeded-random.js';
 import { createTestDatabase } from '../support/database.js';
-import { databaseStatements } from './claims-snapshot.js';
 import { BenchClient } from './http.js';
 import { Contender, startOurs, startUpstreamContender } from './versus/contenders.js';
-import { cpuMeter } from './versus/process-cpu.js';
 import { ServerProfile } from './server-profile.js';
 import { stormCloud, TreePlan, wideTree } from './storm/cloud.js';
 import { cloudState } from './storm/cloud-state.js';
 import { importUpstreamState } from './upstream-import.js';
-import { checkStorm } from './storm/check.js';
 import { exportTo } from './storm/export.js';
 import { ServerStorm, summaryOf, wideWindow, within } from './storm/figures.js';
 import { FLAT_MIX, NESTED_MIX } from './storm/flavors.js';
@@ -42,8 +39,8 @@ import { Floor, stackFloor, trafficOf } from './storm/floor.js';
 import { readServerTimes, traceLines } from './storm/request-trace.js';
 import { Instance, planInstances, storm } from './storm/scheduler.js';
 import { TRACE_ENV } from './storm/server-trace.js';
-import { warmUp } from './storm/warm-up.js';
-import { settle, transactionsOf } from './storm/statistics.js';
+import { settle } from './storm/statistics.js';
+import { StormSubject } from './storm/subject.js';
 import { watchServer } from './storm/watch.js';
 import { askWide, wideProblems } from './storm/wide.js';
 import { fixHeapForServing } from '#placement-api/operations/serving-heap.js';
@@ -57,42 +54,30 @@ const load = () => loadavg().map((n) => n.toFixed(2)).join(', ');
 async function stormOn(
   contender: Contender, warmup: readonly Instance[], instances: readonly Instance[], options: StormOptions, profile: ServerProfile | null,
 ): Promise<ServerStorm> {
-  const asked = instances.length;
-  const client = new BenchClient(contender.url, '1.36', false, true);
-  // Everything beside the schedulers: GET / meanwhile, the wide tree's questions, the check's reads.
-  const side = new BenchClient(contender.url, '1.39', false, true);
+  const subject = await StormSubject.warm(contender, warmup, instances.length, options);
   try {
-    const warmed = await warmUp(client, warmup, asked, options.schedulers, options.seed + 3);
     await settle();
-    const statementsBefore = await databaseStatements(side);
-    const transactionsBefore = await transactionsOf(contender.databaseUrl);
-    const meter = await cpuMeter(contender.pid, contender.databaseUrl);
+    const meter = await subject.begin();
     const started = performance.now();
-    const watch = watchServer(side, contender.pid, started);
-    const wide = options.wide ? askWide(side, WIDE_WIDTH, started, WIDE_DELAY_MS) : Promise.resolve([]);
+    const watch = watchServer(subject.side, contender.pid, started);
+    const wide = options.wide ? askWide(subject.side, WIDE_WIDTH, started, WIDE_DELAY_MS) : Promise.resolve([]);
     let measured;
     const generatorBefore = process.cpuUsage();
     try {
-      measured = await meter.around(() => ServerProfile.within(profile, 'storm', () => storm(client, instances, options.schedulers, options.seed, started, options.weighMs)));
+      measured = await meter.around(() => ServerProfile.within(profile, 'storm', () => storm(subject.client, instances, options.schedulers, options.seed, started, options.weighMs)));
     } catch (error) {
       await watch.stop();
       throw error;
     }
-    const { result, cpu } = measured;
     const generator = process.cpuUsage(generatorBefore);
     const loadGeneratorCpu = (generator.user + generator.system) / 1000;
     const wideAsked = await wide;
     const watched = await watch.stop();
-    const statementsAfter = await databaseStatements(side);
+    await subject.end();
     await settle();
-    const transactions = (await transactionsOf(contender.databaseUrl)) - transactionsBefore;
-    const problems = await checkStorm(side, result.acknowledged, warmed.released);
-    if (warmed.failed > 0) problems.push(`${warmed.failed} instances of the warm-up given up on an error: ${warmed.failures.join(' | ')}`);
-    const statements = statementsBefore === null || statementsAfter === null ? null : statementsAfter - statementsBefore;
-    return { server: contender.name, asked, warmedBy: warmed.released.length, result, cpu, loadGeneratorCpu, statements, transactions, watched, wide: wideAsked, problems };
+    return await subject.report(instances.length, { ...measured, loadGeneratorCpu, watched, wide: wideAsked });
   } finally {
-    client.close();
-    side.close();
+    subject.close();
   }
 }
 

@@ -9,8 +9,11 @@ import { planInstances, storm } from '../bench/storm/scheduler.js';
 import { warmUp } from '../bench/storm/warm-up.js';
 import { stackFloor } from '../bench/storm/floor.js';
 import { schedulerTime } from '../bench/storm/figures.js';
+import { runAgainst } from '../bench/storm/against.js';
+import { parseStormOptions } from '../bench/storm/options.js';
+import { againstLines } from '../bench/storm/report.js';
 import { createTestDatabase, TestDatabase } from '../support/database.js';
-import { ServerProcess, startServerProcess } from '../support/server-process.js';
+import { SERVER_ENTRY, ServerProcess, startServerProcess } from '../support/server-process.js';
 
 jest.setTimeout(120_000);
 
@@ -108,4 +111,27 @@ describe('a tiny storm', () => {
     expect(Number.isFinite(floor.database) && floor.database >= 0).toBe(true);
   });
 
+});
+
+/**
+ * `--against`: two builds of ours, each on its own copy of the cloud, stormed in alternating
+ * turns (here the same build twice). Every turn is measured, each build's storm is checked as a
+ * storm of one build is, and the report pairs the turns slice by slice.
+ */
+describe('two builds stormed in turns', () => {
+  it('boots every slice on both builds, whichever first, and checks each build apart', async () => {
+    const options = parseStormOptions(['--servers', 'ours', '--providers', '12', '--instances', '12', '--warmup', '6', '--schedulers', '3',
+      '--projects', '2', '--against', SERVER_ENTRY, '--slices', '3']);
+    const said: string[] = [];
+    const { storms, turns } = await runAgainst({ ...options, against: SERVER_ENTRY }, stormCloud('flat', 12, 7), FLAT_MIX,
+      planInstances(FLAT_MIX, 6, 2, 9), planInstances(FLAT_MIX, 12, 2, 7), {}, (line) => said.push(line));
+    expect(said).toEqual([expect.stringMatching(/^ {2}ours {5}loaded through the API/), expect.stringMatching(/^ {2}against {2}loaded through the API/)]);
+    expect(turns.map((t) => `${t.slice}:${t.server}`)).toEqual(['0:ours', '0:against', '1:against', '1:ours', '2:ours', '2:against']);
+    for (const t of turns) {
+      expect(t.instances).toBe(4);
+      expect(t.cpuMs).toBeGreaterThan(0);
+    }
+    expect(storms.map((s) => [s.server, s.result.acknowledged.length, s.warmedBy, s.problems])).toEqual([['ours', 12, 6, []], ['against', 12, 6, []]]);
+    expect(againstLines(turns, SERVER_ENTRY)[0]).toMatch(/over ours', slice by slice \(3 slices\): mean \d/);
+  }, 180_000);
 });

@@ -1,8 +1,6 @@
-import { databaseStatements } from '../claims-snapshot.js';
 import { BenchClient } from '../http.js';
 import { Contender, startOurs } from '../versus/contenders.js';
-import { cpuMeter, CpuSplit } from '../versus/process-cpu.js';
-import { checkStorm } from './check.js';
+import type { CpuSplit } from '../versus/process-cpu.js';
 import type { TreePlan } from './cloud.js';
 import type { Flavor } from './flavors.js';
 import { loadCloud } from './load.js';
@@ -10,8 +8,8 @@ import { candidatesPerFlavor, countDifferences } from './probe.js';
 import type { ServerStorm, Turn } from './figures.js';
 import type { StormOptions } from './options.js';
 import { Instance, storm, StormResult } from './scheduler.js';
-import { settle, transactionsOf } from './statistics.js';
-import { warmUp, WarmedUp } from './warm-up.js';
+import { settle } from './statistics.js';
+import { StormSubject } from './subject.js';
 import { watchServer } from './watch.js';
 
 /** This build, then the one it is measured against. */
@@ -45,18 +43,6 @@ export async function runAgainst(
   }
 }
 
-/** One build's side of the run. */
-interface Side {
-  readonly name: 'ours' | 'against';
-  readonly contender: Contender;
-  readonly client: BenchClient;
-  /** GET / meanwhile, /metrics and the check's reads, as in a storm of one build. */
-  readonly side: BenchClient;
-  readonly parts: StormResult[];
-  readonly cpu: CpuSplit[];
-  loadGeneratorCpu: number;
-}
-
 /**
  * Two builds of ours stormed in turns (`--against`): each warmed up as a storm of one build is,
  * then the storm's instances cut into `slices` turns, every turn booted on one build and then
@@ -69,34 +55,31 @@ interface Side {
 export async function stormAgainst(
   builds: readonly [Contender, Contender], warmup: readonly Instance[], instances: readonly Instance[], options: StormOptions,
 ): Promise<{ storms: ServerStorm[]; turns: Turn[] }> {
-  const sides: Side[] = builds.map((contender, i) => ({
-    name: BUILDS[i], contender, client: new BenchClient(contender.url, '1.36', false, true), side: new BenchClient(contender.url, '1.39', false, true),
-    parts: [], cpu: [], loadGeneratorCpu: 0,
-  }));
+  const subjects: StormSubject[] = [];
   try {
-    const warmed: WarmedUp[] = [];
-    for (const s of sides) warmed.push(await warmUp(s.client, warmup, instances.length, options.schedulers, options.seed + 3));
+    for (const [i, contender] of builds.entries()) subjects.push(await StormSubject.warm(contender, warmup, instances.length, options, BUILDS[i]));
     await settle();
-    const statementsBefore = await Promise.all(sides.map((s) => databaseStatements(s.side)));
-    const transactionsBefore = await Promise.all(sides.map((s) => transactionsOf(s.contender.databaseUrl)));
-    const meters = await Promise.all(sides.map((s) => cpuMeter(s.contender.pid, s.contender.databaseUrl)));
+    const meters = [];
+    for (const subject of subjects) meters.push(await subject.begin());
     const started = performance.now();
-    const watches = sides.map((s) => watchServer(s.side, s.contender.pid, started));
-    const turns: Turn[] = [];
+    const watches = subjects.map((s) => watchServer(s.side, s.contender.pid, started));
     const stopWatching = () => Promise.all(watches.map((w) => w.stop()));
+    const parts: StormResult[][] = subjects.map(() => []);
+    const cpu: CpuSplit[][] = subjects.map(() => []);
+    const loadGeneratorCpu = subjects.map(() => 0);
+    const turns: Turn[] = [];
     try {
       for (let k = 0; k < options.slices; k++) {
         const slice = instances.slice(Math.floor((k * instances.length) / options.slices), Math.floor(((k + 1) * instances.length) / options.slices));
         for (const i of k % 2 === 0 ? [0, 1] : [1, 0]) {
-          const s = sides[i];
           const generatorBefore = process.cpuUsage();
           // Its own clock: a build's seconds are its turns' summed.
-          const { result, cpu } = await meters[i].around(() => storm(s.client, slice, options.schedulers, options.seed + k, performance.now(), options.weighMs));
+          const turn = await meters[i].around(() => storm(subjects[i].client, slice, options.schedulers, options.seed + k, performance.now(), options.weighMs));
           const generator = process.cpuUsage(generatorBefore);
-          s.loadGeneratorCpu += (generator.user + generator.system) / 1000;
-          s.parts.push(result);
-          s.cpu.push(cpu);
-          turns.push({ slice: k, server: s.name, instances: result.acknowledged.length, cpuMs: cpu.server + cpu.database });
+          loadGeneratorCpu[i] += (generator.user + generator.system) / 1000;
+          parts[i].push(turn.result);
+          cpu[i].push(turn.cpu);
+          turns.push({ slice: k, server: BUILDS[i], instances: turn.result.acknowledged.length, cpuMs: turn.cpu.server + turn.cpu.database });
         }
       }
     } catch (error) {
@@ -104,29 +87,18 @@ export async function stormAgainst(
       throw error;
     }
     const watched = await stopWatching();
-    const statementsAfter = await Promise.all(sides.map((s) => databaseStatements(s.side)));
+    for (const subject of subjects) await subject.end();
     await settle();
-    // Read before the check, whose reads are not the storm's.
-    const transactions = await Promise.all(sides.map((s, i) => transactionsOf(s.contender.databaseUrl).then((n) => n - transactionsBefore[i])));
     const storms: ServerStorm[] = [];
-    for (const [i, s] of sides.entries()) {
-      const result = joined(s.parts);
-      const problems = await checkStorm(s.side, result.acknowledged, warmed[i].released);
-      if (warmed[i].failed > 0) problems.push(`${warmed[i].failed} instances of the warm-up given up on an error: ${warmed[i].failures.join(' | ')}`);
-      const [before, after] = [statementsBefore[i], statementsAfter[i]];
-      storms.push({
-        server: s.name, asked: instances.length, warmedBy: warmed[i].released.length, result,
-        cpu: { server: sum(s.cpu, (c) => c.server), database: sum(s.cpu, (c) => c.database), other: sum(s.cpu, (c) => c.other) },
-        loadGeneratorCpu: s.loadGeneratorCpu, statements: before === null || after === null ? null : after - before,
-        transactions: transactions[i], watched: watched[i], wide: [], problems,
-      });
+    for (const [i, subject] of subjects.entries()) {
+      storms.push(await subject.report(instances.length, {
+        result: joined(parts[i]), loadGeneratorCpu: loadGeneratorCpu[i], watched: watched[i], wide: [],
+        cpu: { server: sum(cpu[i], (c) => c.server), database: sum(cpu[i], (c) => c.database), other: sum(cpu[i], (c) => c.other) },
+      }));
     }
     return { storms, turns };
   } finally {
-    for (const s of sides) {
-      s.client.close();
-      s.side.close();
-    }
+    for (const subject of subjects) subject.close();
   }
 }
 
