@@ -28,6 +28,7 @@ describe('parseStormOptions', () => {
       expect(() => parseStormOptions(['--servers', 'ours', '--against', '/old/main.js', ...extra])).toThrow(/alone/);
     }
     expect(() => parseStormOptions(['--servers', 'ours', '--against', '/old/main.js', '--slices', '1'])).toThrow(/2 to --instances turns/);
+    expect(() => parseStormOptions(['--servers', 'ours', '--slices', '6'])).toThrow(/goes with --against/);
     expect(() => parseStormOptions(['--servers', 'ours', '--instances', '5', '--against', '/old/main.js', '--slices', '6'])).toThrow(/2 to --instances/);
   });
 

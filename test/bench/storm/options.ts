@@ -84,6 +84,7 @@ export function parseStormOptions(argv: readonly string[]): StormOptions {
   if (against !== undefined && (servers.join() !== 'ours' || load !== 'api' || wide || profile || trace)) {
     throw new Error('--against storms two builds of ours alone: with --servers ours, the cloud loaded through the API, and no --wide, --profile or --trace');
   }
+  if (against === undefined && values.has('--slices')) throw new Error('--slices cuts a storm against another build: it goes with --against');
   const slices = count('--slices', 10);
   if (against !== undefined && (slices < 2 || slices > instances)) throw new Error(`--slices wants 2 to --instances turns, not ${slices}`);
   return {
