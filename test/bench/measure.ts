@@ -19,16 +19,22 @@ export interface Throughput {
 }
 
 /**
- * CPU time (user + system) a process has used, in ms, from /proc (Linux); null elsewhere.
- * `withReaped` adds that of the children it has reaped (exited ones).
+ * A process's CPU time from /proc/PID/stat (Linux), in ms of 10 ms clock ticks: its own (user +
+ * system) and that of the children it has reaped (exited ones); null elsewhere.
  */
-export function cpuMsOf(pid: number | undefined, withReaped = false): number | null {
+export function statCpuMs(pid: number | undefined): { own: number; reaped: number } | null {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (fields.slice(11, withReaped ? 15 : 13).reduce((sum, ticks) => sum + Number(ticks), 0) * 1000) / 100;
+    const ticks = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ').slice(11, 15).map(Number);
+    return { own: (ticks[0] + ticks[1]) * 10, reaped: (ticks[2] + ticks[3]) * 10 };
   } catch {
     return null;
   }
+}
+
+/** CPU time (user + system) a process has used, in ms; `withReaped` adds its reaped children's. */
+export function cpuMsOf(pid: number | undefined, withReaped = false): number | null {
+  const stat = statCpuMs(pid);
+  return stat === null ? null : stat.own + (withReaped ? stat.reaped : 0);
 }
 
 export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];

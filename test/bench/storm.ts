@@ -103,8 +103,8 @@ async function main(): Promise<void> {
   say(`== storm: ${options.shape}, ${options.providers} computes (${providers} providers${options.wide ? ', with the wide tree' : ''}), `
     + `${options.schedulers} schedulers${options.weighMs > 0 ? ` weighing ${options.weighMs} ms before each claim` : ''}${options.workers > 0 ? `, PLACEMENT_WORKERS=${options.workers}` : ''}, ${options.projects === 0 ? 'a project per instance' : `${options.projects} project${options.projects === 1 ? '' : 's'}`}, seed ${options.seed}; load average ${load()}`);
 
+  const env: Record<string, string> = options.workers > 0 ? { PLACEMENT_WORKERS: String(options.workers) } : {};
   if (options.against !== undefined) {
-    const env: Record<string, string> = options.workers > 0 ? { PLACEMENT_WORKERS: String(options.workers) } : {};
     const { storms, turns } = await runAgainst({ ...options, against: options.against }, trees, mix, warmup, instances.slice(0, options.instances), env, say);
     for (const s of storms) for (const line of stormLines(s)) process.stdout.write(line);
     for (const line of againstLines(turns, options.against)) process.stdout.write(line);
@@ -117,7 +117,6 @@ async function main(): Promise<void> {
   const counts: Record<string, Record<string, number | string>> = {};
   const profile = options.profile ? new ServerProfile() : null;
   let floor: Floor | null = null;
-  const env: Record<string, string> = options.workers > 0 ? { PLACEMENT_WORKERS: String(options.workers) } : {};
   const nodeArgs = [...(profile?.nodeArgs ?? [])];
   const traceDir = options.trace ? mkdtempSync(join(tmpdir(), 'pl-storm-trace-')) : null;
   if (traceDir) {

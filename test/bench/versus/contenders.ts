@@ -11,8 +11,10 @@ export interface Contender {
   stop(): Promise<void>;
 }
 
-/** `existing`: a database already holding a cloud (kept at stop), else a fresh one. */
-/** Ours: this build, or the one whose main.js `entry` names (bench:storm --against). */
+/**
+ * Ours: this build, or the one whose main.js `entry` names (bench:storm --against). `existing`: a
+ * database already holding a cloud (kept at stop), else a fresh one.
+ */
 export async function startOurs(env: Record<string, string> = {}, nodeArgs: string[] = [], existing?: string, entry?: string): Promise<Contender> {
   const server = await startBenchServer(env, nodeArgs, existing ? 300_000 : 60_000, existing, entry);
   return { name: 'ours', url: server.url, pid: server.child.pid!, databaseUrl: server.databaseUrl, stop: () => server.stop() };

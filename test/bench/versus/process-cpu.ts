@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { Client } from 'pg';
-import { cpuMsOf } from '../measure.js';
+import { statCpuMs } from '../measure.js';
 
 /** CPU a server costs, in ms, split as the issue asks: the server, its database, and the rest of the host. */
 export interface CpuSplit {
@@ -51,8 +51,8 @@ function hostBusyMs(): number {
  * figures cannot be read; null when the process is gone.
  */
 function processCpuMs(pid: number): number | null {
-  const ticks = cpuMsOf(pid, true);
-  if (ticks === null) return null;
+  const stat = statCpuMs(pid);
+  if (stat === null) return null;
   try {
     let ns = 0;
     for (const task of readdirSync(`/proc/${pid}/task`)) {
@@ -62,10 +62,9 @@ function processCpuMs(pid: number): number | null {
         // The thread ended since the listing.
       }
     }
-    const reaped = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ').slice(13, 15).reduce((sum, n) => sum + Number(n), 0);
-    return ns / 1e6 + reaped * TICK_MS;
+    return ns / 1e6 + stat.reaped;
   } catch {
-    return ticks;
+    return stat.own + stat.reaped;
   }
 }
 
@@ -75,8 +74,10 @@ function processCpuMs(pid: number): number | null {
  * come and go under upstream's pool; uWSGI may respawn a worker). Null when the root is gone.
  */
 export function treeCpuMs(root: number): number | null {
-  if (processCpuMs(root) === null) return null;
-  return processTree(root).reduce((sum, member) => sum + (processCpuMs(member) ?? 0), 0);
+  // The root first (processTree), each member read once.
+  const members = processTree(root).map(processCpuMs);
+  if (members[0] === null) return null;
+  return members.reduce<number>((sum, ms) => sum + (ms ?? 0), 0);
 }
 
 /**
