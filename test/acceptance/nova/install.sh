@@ -4,13 +4,6 @@
 # /etc/nova/api-paste.ini, upstream Placement 8.0.0 (the in-process baseline, and the server
 # over HTTP via the conformance kit's uWSGI script), and psycopg2 for the per-test databases.
 set -euo pipefail
-export DEBIAN_FRONTEND=noninteractive
-packages=(python3-nova nova-common python3-ddt python3-wsgi-intercept python3-oslotest
-          python3-placement python3-psycopg2 uwsgi-core uwsgi-plugin-python3)
-missing=()
-for pkg in "${packages[@]}"; do dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg"); done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "nova harness: installing ${missing[*]}"
-  apt-get update -qq
-  apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
+exec "$(dirname "$0")/../../support/install-debian-packages.sh" \
+  python3-nova nova-common python3-ddt python3-wsgi-intercept python3-oslotest \
+  python3-placement python3-psycopg2 uwsgi-core uwsgi-plugin-python3
