@@ -250,6 +250,19 @@ describe('appends that arrive together share one transaction (AppendBatches on P
     for (const s of streams) expect(await new PostgresEventStore(pool).readStream(s)).toHaveLength(1);
   });
 
+  it('settles a cut COMMIT alike where the batch was written append by append (one at any revision)', async () => {
+    const atAny = (stream: string): AppendRequest[] => [{ ...one(stream, 0)[0], expectedRevision: 'any' }];
+    const streams = fresh(3);
+    const written = await together(storeOn(cuttingAtCommit(pool, 'after')), [one(streams[0], NO_STREAM), atAny(streams[1])]);
+    expect(written.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled']);
+    expect((written[1] as PromiseFulfilledResult<AppendResult>).value.revisions).toEqual({ [streams[1]]: 0 });
+    const lost = await together(storeOn(cuttingAtCommit(pool, 'before')), [atAny(streams[2])]);
+    expect(String((lost[0] as PromiseRejectedResult).reason)).toMatch(/Connection terminated unexpectedly/);
+    for (const [s, events] of [[streams[0], 1], [streams[1], 1], [streams[2], 0]] as const) {
+      expect(await new PostgresEventStore(pool).readStream(s)).toHaveLength(events);
+    }
+  });
+
   it('answers every append of the transaction failed when its COMMIT was cut off before, and writes none of them', async () => {
     const store = storeOn(cuttingAtCommit(pool, 'before'));
     const streams = fresh(3);

@@ -30,6 +30,17 @@ describe('a COMMIT whose connection is lost (in doubt)', () => {
     expect(result.position).toEqual(logged[0].position);
   });
 
+  it('settles an append the database numbers itself (at any revision) the same way, committed or not', async () => {
+    const [kept, lost] = [`consumer-${randomUUID()}`, `consumer-${randomUUID()}`];
+    const atAny = (stream: string) => [{ ...claim(stream)[0], expectedRevision: 'any' as const }];
+    const result = await new PostgresEventStore(cuttingAtCommit(pool, 'after')).append(atAny(kept));
+    const logged = await new PostgresEventStore(pool).readStream(kept);
+    expect(logged).toHaveLength(1);
+    expect(result).toEqual({ position: logged[0].position, revisions: { [kept]: 0 } });
+    await expect(new PostgresEventStore(cuttingAtCommit(pool, 'before')).append(atAny(lost))).rejects.toThrow('Connection terminated unexpectedly');
+    expect(await new PostgresEventStore(pool).readStream(lost)).toEqual([]);
+  });
+
   it('answers the failure when the database did not commit it: its transaction is known to have ended', async () => {
     const stream = `consumer-${randomUUID()}`;
     await expect(new PostgresEventStore(cuttingAtCommit(pool, 'before')).append(claim(stream))).rejects.toThrow('Connection terminated unexpectedly');

@@ -52,6 +52,44 @@ interface Recording {
 }
 
 const recording = (): Recording => ({ fence: fenceToken(), micros: recordingTime() });
+
+/**
+ * A transaction of appends on a pooled connection of its own: BEGIN goes with its first message,
+ * and its events are recorded with `work`'s fence and time. `work` writes up to the COMMIT,
+ * telling `committing` just before sending it which event marks what it wrote (none when it
+ * wrote none). Should the connection be lost with the COMMIT sent, the transaction may have
+ * committed or not, and answering that it failed could deny a claim that holds: the connection
+ * is discarded, and `inDoubt` answers with `settle`, which asks the database (resolveCommit) on
+ * another. Any other failure is rolled back and thrown.
+ */
+async function appendTransaction<T>(
+  pool: Pool,
+  work: (tx: BatchedSql, at: Recording, committing: (mark: WrittenMark | undefined) => void) => Promise<T>,
+  inDoubt: (settle: () => Promise<LogPosition | 'not committed'>, mark: WrittenMark, cause: unknown) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect();
+  const at = recording();
+  let sent: { mark: WrittenMark | undefined } | undefined;
+  let released = false;
+  try {
+    const tx = new BatchedSql(client);
+    tx.defer('BEGIN');
+    return await work(tx, at, (mark) => (sent = { mark }));
+  } catch (error) {
+    const mark = sent?.mark;
+    if (mark && outcomeInDoubt(error)) {
+      // Released before settling: the settlement needs a connection of the pool's own.
+      client.release(true);
+      released = true;
+      return await inDoubt(() => resolveCommit(pool, mark, error), mark, error);
+    }
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    if (!released) client.release();
+  }
+}
+
 /** The recording time as a Date (milliseconds), as pg parses a timestamptz the log gives back. */
 const dateOf = (at: Recording) => new Date(Number(at.micros / 1000n));
 
@@ -69,36 +107,21 @@ export async function appendAlone(pool: Pool, projectors: readonly InlineProject
     if ('refused' in outcome) throw outcome.refused;
     return outcome.written;
   }
-  const client = await pool.connect();
-  const at = recording();
-  let mark: WrittenMark | undefined;
-  let committing = false;
-  let released = false;
-  try {
-    const tx = new BatchedSql(client);
-    tx.defer('BEGIN');
+  return appendTransaction(pool, async (tx, at, committing) => {
     const projecting = projectors.length > 0;
     const answers = await tx.queryEach(statementsOf(requests, at, projecting ? RECORDED : LAST, ''));
     const { recorded, written } = writtenBy(requests, answers, projecting ? at : undefined);
-    mark = markOf(requests, at.fence, written.revisions);
     for (const project of projectors) await project(tx, recorded, written.position);
-    committing = true;
+    committing(markOf(requests, at.fence, written.revisions));
     await tx.commit();
     return written;
-  } catch (error) {
-    if (committing && mark && outcomeInDoubt(error)) {
-      // The socket died with COMMIT sent: answering "failed" could deny a claim that holds.
-      client.release(true);
-      released = true;
-      const settled = await resolveCommit(pool, mark, error);
-      if (settled !== 'not committed') return { position: settled, revisions: mark.revisions };
-      throw error;
-    }
-    await client.query('ROLLBACK').catch(() => undefined);
+  }, async (settle, mark, cause) => {
+    const settled = await settle();
+    if (settled !== 'not committed') return { position: settled, revisions: mark.revisions };
+    throw cause;
+  }).catch((error: unknown) => {
     throw translate(error, requests);
-  } finally {
-    if (!released) client.release();
-  }
+  });
 }
 
 /**
@@ -139,57 +162,36 @@ export async function appendTogether(
 async function appendForeseen(
   pool: Pool, projectors: readonly InlineProjector[], batch: readonly (readonly AppendRequest[])[],
 ): Promise<BatchOutcome[]> {
-  const client = await pool.connect();
-  const at = recording();
-  let mark: WrittenMark | undefined;
-  let committing = false;
-  let released = false;
-  try {
-    const tx = new BatchedSql(client);
-    tx.defer('BEGIN');
+  return appendTransaction(pool, async (tx, at, committing) => {
     if (batch.length > 1) tx.defer(WAIT_BRIEFLY);
     const answers = tx.hold(foreseenStatements(batch, at));
     for (const project of projectors) await project(tx, batch.flatMap((requests) => appendedAhead(requests, at)), THIS_TRANSACTION);
+    let mark: WrittenMark | undefined;
     for (const requests of batch) mark = markOf(requests, at.fence, revisionsAhead(requests)) ?? mark;
-    committing = true;
+    committing(mark);
     await tx.commit();
-    return writtenByEach(batch, answers.results!).map((written) => ({ written }));
-  } catch (error) {
-    if (committing && mark && outcomeInDoubt(error)) {
-      // The socket died with COMMIT sent. Committed, the transaction's last event stands for
-      // each append's position: all of them became visible with it. Not known, no append may be
-      // written again (it may hold): each is answered with what made it unknown.
-      client.release(true);
-      released = true;
-      let settled: LogPosition | 'not committed';
-      try {
-        settled = await resolveCommit(pool, mark, error);
-      } catch (unknown) {
-        return batch.map(() => ({ refused: unknown }));
-      }
-      if (settled !== 'not committed') return batch.map((requests) => ({ written: { position: settled, revisions: revisionsAhead(requests) } }));
-      throw error;
+    return writtenByEach(batch, answers.results!).map((written): BatchOutcome => ({ written }));
+  }, async (settle, _mark, cause) => {
+    // Committed, the transaction's last event stands for each append's position: all of them
+    // became visible with it. Not known, no append may be written again (it may hold): each is
+    // answered with what made it unknown.
+    let settled: LogPosition | 'not committed';
+    try {
+      settled = await settle();
+    } catch (unknown) {
+      return batch.map(() => ({ refused: unknown }));
     }
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    if (!released) client.release();
-  }
+    if (settled !== 'not committed') return batch.map((requests) => ({ written: { position: settled, revisions: revisionsAhead(requests) } }));
+    throw cause;
+  });
 }
 
 /** A batch append by append, each as es_append_or_conflict, its answers read before anything is projected. */
 async function appendEachOrConflict(
   pool: Pool, projectors: readonly InlineProjector[], batch: readonly (readonly AppendRequest[])[],
 ): Promise<BatchOutcome[]> {
-  const client = await pool.connect();
-  const at = recording();
-  let committing = false;
-  let released = false;
   const outcomes: BatchOutcome[] = [];
-  let mark: WrittenMark | undefined;
-  try {
-    const tx = new BatchedSql(client);
-    tx.defer('BEGIN');
+  return appendTransaction(pool, async (tx, at, committing) => {
     lockStreamsOf(tx, batch);
     // Every append in one message, whose answers the projections wait for: they leave the refused appends out.
     const projecting = projectors.length > 0;
@@ -200,6 +202,7 @@ async function appendEachOrConflict(
     // appended: their checkpoints move once per transaction, not once per append.
     const recordedAll: RecordedEvent[] = [];
     let through = START;
+    let mark: WrittenMark | undefined;
     for (const [i, requests] of batch.entries()) {
       const own = answers.slice(from, from += plans[i].length);
       const { rows } = own[0];
@@ -216,30 +219,26 @@ async function appendEachOrConflict(
       }
     }
     for (const project of projectors) await project(tx, recordedAll, through);
-    committing = true;
-    await tx.commit();
-    return outcomes;
-  } catch (error) {
-    // No event to write (every append refused, or none had events): the outcomes stand,
-    // whatever became of the COMMIT.
-    if (committing && !mark) return outcomes;
-    if (committing && mark && outcomeInDoubt(error)) {
-      client.release(true);
-      released = true;
-      let committed: boolean;
-      try {
-        committed = await resolveCommit(pool, mark, error) !== 'not committed';
-      } catch (unknown) {
-        return outcomes.map((outcome) => ('written' in outcome ? { refused: unknown } : outcome));
-      }
-      if (committed) return outcomes;
-    } else {
-      await client.query('ROLLBACK').catch(() => undefined);
+    committing(mark);
+    try {
+      await tx.commit();
+    } catch (error) {
+      // No event to write (every append refused, or none had events): the outcomes stand,
+      // whatever became of the COMMIT.
+      if (!mark) return outcomes;
+      throw error;
     }
-    throw error;
-  } finally {
-    if (!released) client.release();
-  }
+    return outcomes;
+  }, async (settle, _mark, cause) => {
+    let committed: boolean;
+    try {
+      committed = await settle() !== 'not committed';
+    } catch (unknown) {
+      return outcomes.map((outcome) => ('written' in outcome ? { refused: unknown } : outcome));
+    }
+    if (committed) return outcomes;
+    throw cause;
+  });
 }
 
 /**
