@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
-import { AppendsBusy, comparePositions, EventStore, InlineProjector, LogPosition, readLogRange, RecordedEvent } from '#event-store/index.js';
+import { AppendsBusy, comparePositions, EventStore, InlineProjector, inTransaction, LogPosition, readLogRange, RecordedEvent } from '#event-store/index.js';
 import type { Projection } from '#projections/runner/projection.js';
 import { READ_MODELS_SCHEMA, SCHEMA_LOCK } from '#placement/persistence/read-model-schema.js';
 import { Reporter } from './admin-events.js';
@@ -33,7 +33,7 @@ export async function catchUp(pool: Pool, store: EventStore, schema: string, fro
       const started = performance.now();
       const head = await store.head();
       const found = await eventsBetween(store, position, head);
-      await inTransaction(client, 'BEGIN', () => applyWithSql(client, schema, projector, found));
+      await inTransaction(client, () => applyWithSql(client, schema, projector, found));
       if (comparePositions(head, position) > 0) position = head;
       total += found.length;
       await report({ kind: 'caught-up', events: found.length, locked: false, seconds: (performance.now() - started) / 1000 });
@@ -66,7 +66,7 @@ export async function swapIn(
   try {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await store.holdAppends((head) => inTransaction(client, 'BEGIN', async () => {
+        return await store.holdAppends((head) => inTransaction(client, async () => {
           const locked = performance.now();
           await client.query(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`);
           // A server starting now would run migrations on the schema being renamed: it waits.
@@ -113,17 +113,5 @@ export async function refuseStrangers(client: PoolClient | Pool, schema: string)
   if (strangers.length > 0) {
     throw new Error(`${READ_MODELS_SCHEMA} holds ${strangers.join(', ')}, which the migrations do not create; `
       + 'move it out of the read models\' schema before rebuilding');
-  }
-}
-
-async function inTransaction<T>(client: PoolClient, begin: string, work: () => Promise<T>): Promise<T> {
-  await client.query(begin);
-  try {
-    const result = await work();
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
   }
 }
