@@ -119,19 +119,20 @@ describe('a tiny storm', () => {
  * storm of one build is, and the report pairs the turns slice by slice.
  */
 describe('two builds stormed in turns', () => {
-  it('boots every slice on both builds, whichever first, and checks each build apart', async () => {
-    const options = parseStormOptions(['--servers', 'ours', '--providers', '12', '--instances', '12', '--warmup', '6', '--schedulers', '3',
+  it('warms both up round by round, boots every slice on both builds, whichever first, and checks each build apart', async () => {
+    // Two rounds of warm-up (of --instances each), which the builds take in turns.
+    const options = parseStormOptions(['--servers', 'ours', '--providers', '12', '--instances', '12', '--warmup', '24', '--schedulers', '3',
       '--projects', '2', '--against', SERVER_ENTRY, '--slices', '3']);
     const said: string[] = [];
     const { storms, turns } = await runAgainst({ ...options, against: SERVER_ENTRY }, stormCloud('flat', 12, 7), FLAT_MIX,
-      planInstances(FLAT_MIX, 6, 2, 9), planInstances(FLAT_MIX, 12, 2, 7), {}, (line) => said.push(line));
+      planInstances(FLAT_MIX, 24, 2, 9), planInstances(FLAT_MIX, 12, 2, 7), {}, (line) => said.push(line));
     expect(said).toEqual([expect.stringMatching(/^ {2}ours {5}loaded through the API/), expect.stringMatching(/^ {2}against {2}loaded through the API/)]);
     expect(turns.map((t) => `${t.slice}:${t.server}`)).toEqual(['0:ours', '0:against', '1:against', '1:ours', '2:ours', '2:against']);
     for (const t of turns) {
       expect(t.instances).toBe(4);
       expect(t.cpuMs).toBeGreaterThan(0);
     }
-    expect(storms.map((s) => [s.server, s.result.acknowledged.length, s.warmedBy, s.problems])).toEqual([['ours', 12, 6, []], ['against', 12, 6, []]]);
+    expect(storms.map((s) => [s.server, s.result.acknowledged.length, s.warmedBy, s.problems])).toEqual([['ours', 12, 24, []], ['against', 12, 24, []]]);
     expect(againstLines(turns, SERVER_ENTRY)[0]).toMatch(/over ours', slice by slice \(3 slices\): mean \d/);
   }, 180_000);
 });

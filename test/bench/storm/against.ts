@@ -10,6 +10,7 @@ import type { StormOptions } from './options.js';
 import { Instance, storm, StormResult } from './scheduler.js';
 import { settle } from './statistics.js';
 import { StormSubject } from './subject.js';
+import { warmUpRounds } from './warm-up.js';
 import { watchServer } from './watch.js';
 
 /** This build, then the one it is measured against. */
@@ -45,11 +46,12 @@ export async function runAgainst(
 
 /**
  * Two builds of ours stormed in turns (`--against`): each warmed up as a storm of one build is,
- * then the storm's instances cut into `slices` turns, every turn booted on one build and then
- * the same instances on the other, which goes first alternating. Each build has its own copy of
- * the cloud, so both meet the same fill. Runs of one build after the other, minutes apart, differ
- * by more than a change is worth on this shared VM, whose speed drifts within the hour; turns of
- * a second or two share the drift, and so does each pair's ratio (figures.ts, pairedRatios).
+ * the two taking turns round by round, then the storm's instances cut into `slices` turns, every
+ * turn booted on one build and then the same instances on the other, which goes first
+ * alternating. Each build has its own copy of the cloud, so both meet the same fill. Runs of one
+ * build after the other, minutes apart, differ by more than a change is worth on this shared VM,
+ * whose speed drifts within the hour; turns of a second or two share the drift, and so does each
+ * pair's ratio (figures.ts, pairedRatios).
  * PostgreSQL's CPU is its whole cluster's, as in every bench: the build whose turn it is, alone.
  */
 export async function stormAgainst(
@@ -57,7 +59,10 @@ export async function stormAgainst(
 ): Promise<{ storms: ServerStorm[]; turns: Turn[] }> {
   const subjects: StormSubject[] = [];
   try {
-    for (const [i, contender] of builds.entries()) subjects.push(await StormSubject.warm(contender, warmup, instances.length, options, BUILDS[i]));
+    for (const [i, contender] of builds.entries()) subjects.push(StormSubject.open(contender, options, BUILDS[i]));
+    // Round by round in turns: a build warmed up whole before the other then sits idle through
+    // the other's warm-up, and meets the storm the colder of the two (docs/performance.md).
+    for (const round of warmUpRounds(warmup, instances.length)) for (const subject of subjects) await subject.warmRound(round);
     await settle();
     const meters = [];
     for (const subject of subjects) meters.push(await subject.begin());

@@ -8,7 +8,7 @@ import type { StormOptions } from './options.js';
 import type { Instance, StormResult } from './scheduler.js';
 import { transactionsOf } from './statistics.js';
 import type { Watched } from './watch.js';
-import { warmUp, WarmedUp } from './warm-up.js';
+import { WarmUp, WarmUpRound } from './warm-up.js';
 import type { WideAsked } from './wide.js';
 
 /** What a storm of a server measured besides its counters, which the subject reads itself. */
@@ -39,21 +39,30 @@ export class StormSubject {
     readonly client: BenchClient,
     /** Everything beside the schedulers: GET / meanwhile, the wide tree's questions, the check's reads. */
     readonly side: BenchClient,
-    private readonly warmed: WarmedUp,
+    private readonly warmed: WarmUp,
   ) {}
 
-  static async warm(
-    contender: Contender, warmup: readonly Instance[], asked: number, options: StormOptions, name: ServerStorm['server'] = contender.name,
-  ): Promise<StormSubject> {
+  /** A server not warmed up yet: `warmRound` warms it, a round at a time. */
+  static open(contender: Contender, options: StormOptions, name: ServerStorm['server'] = contender.name): StormSubject {
     const client = new BenchClient(contender.url, '1.36', false, true);
     const side = new BenchClient(contender.url, '1.39', false, true);
+    return new StormSubject(contender, name, client, side, new WarmUp(client, options.schedulers, options.seed + 3));
+  }
+
+  /** A server warmed up with `warmup`, in rounds of at most `asked` (the storm's own size). */
+  static async warm(contender: Contender, warmup: readonly Instance[], asked: number, options: StormOptions): Promise<StormSubject> {
+    const subject = StormSubject.open(contender, options);
     try {
-      return new StormSubject(contender, name, client, side, await warmUp(client, warmup, asked, options.schedulers, options.seed + 3));
+      await subject.warmed.rounds(warmup, asked);
+      return subject;
     } catch (error) {
-      client.close();
-      side.close();
+      subject.close();
       throw error;
     }
+  }
+
+  warmRound(round: WarmUpRound): Promise<void> {
+    return this.warmed.round(round);
   }
 
   /** Its counters before the storm, and the meter of its server's and PostgreSQL's CPU. */

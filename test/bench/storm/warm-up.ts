@@ -19,18 +19,44 @@ export interface WarmedUp {
 export async function warmUp(
   client: BenchClient, instances: readonly Instance[], round: number, schedulers: number, seed: number,
 ): Promise<WarmedUp> {
-  const released: Acknowledged[] = [];
-  let failed = 0;
-  const failures: string[] = [];
+  const warm = new WarmUp(client, schedulers, seed);
+  await warm.rounds(instances, round);
+  return warm;
+}
+
+/** A round of the warm-up: its instances, and where they start among the warm-up's (their seed's offset). */
+export interface WarmUpRound {
+  readonly at: number;
+  readonly instances: readonly Instance[];
+}
+
+export function warmUpRounds(instances: readonly Instance[], round: number): WarmUpRound[] {
   const size = Math.max(1, round);
-  for (let at = 0; at < instances.length; at += size) {
-    const booted = await storm(client, instances.slice(at, at + size), schedulers, seed + at);
-    failed += booted.failed;
-    failures.push(...booted.failures.slice(0, Math.max(0, 5 - failures.length)));
-    await inParallel(booted.acknowledged.length, schedulers, async (i) => {
-      await client.expect('DELETE', `/allocations/${booted.acknowledged[i].consumer}`, undefined, [204]);
-    });
-    released.push(...booted.acknowledged);
+  const rounds: WarmUpRound[] = [];
+  for (let at = 0; at < instances.length; at += size) rounds.push({ at, instances: instances.slice(at, at + size) });
+  return rounds;
+}
+
+/** A warm-up taken round by round (warmUp), so that two builds can take turns (against.ts). */
+export class WarmUp implements WarmedUp {
+  readonly released: Acknowledged[] = [];
+  failed = 0;
+  readonly failures: string[] = [];
+
+  constructor(private readonly client: BenchClient, private readonly schedulers: number, private readonly seed: number) {}
+
+  /** Every round of `instances`, in rounds of at most `round`, one after the other. */
+  async rounds(instances: readonly Instance[], round: number): Promise<void> {
+    for (const part of warmUpRounds(instances, round)) await this.round(part);
   }
-  return { released, failed, failures };
+
+  async round({ at, instances }: WarmUpRound): Promise<void> {
+    const booted = await storm(this.client, instances, this.schedulers, this.seed + at);
+    this.failed += booted.failed;
+    this.failures.push(...booted.failures.slice(0, Math.max(0, 5 - this.failures.length)));
+    await inParallel(booted.acknowledged.length, this.schedulers, async (i) => {
+      await this.client.expect('DELETE', `/allocations/${booted.acknowledged[i].consumer}`, undefined, [204]);
+    });
+    this.released.push(...booted.acknowledged);
+  }
 }
