@@ -6,7 +6,7 @@ import { importUpstreamState } from '../bench/upstream-import.js';
 import { FLAT_MIX, NESTED_MIX } from '../bench/storm/flavors.js';
 import { loadCloud } from '../bench/storm/load.js';
 import { planInstances, storm } from '../bench/storm/scheduler.js';
-import { warmUp } from '../bench/storm/warm-up.js';
+import { WarmUp } from '../bench/storm/warm-up.js';
 import { stackFloor } from '../bench/storm/floor.js';
 import { schedulerTime } from '../bench/storm/figures.js';
 import { runAgainst } from '../bench/storm/against.js';
@@ -82,7 +82,8 @@ describe('a tiny storm', () => {
 
   it('warms up in rounds, each deleted before the next, and the check holds the deleted to nothing', async () => {
     const lean = new BenchClient(server.url, '1.36', false, true);
-    const warmed = await warmUp(lean, planInstances(FLAT_MIX, 10, 2, 9), 4, 4, 9);
+    const warmed = new WarmUp(lean, 4, 9);
+    await warmed.rounds(planInstances(FLAT_MIX, 10, 2, 9), 4);
     expect(warmed.failed).toBe(0);
     expect(warmed.released).toHaveLength(10);
     expect(await checkStorm(client, [], warmed.released)).toEqual([]);

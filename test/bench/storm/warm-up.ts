@@ -2,28 +2,6 @@ import type { Acknowledged } from '../claims-check.js';
 import { BenchClient, inParallel } from '../http.js';
 import { Instance, storm } from './scheduler.js';
 
-export interface WarmedUp {
-  /** Instances booted, then deleted. */
-  readonly released: readonly Acknowledged[];
-  readonly failed: number;
-  readonly failures: readonly string[];
-}
-
-/**
- * The storm's warm-up, as a cloud's instances come and go: `instances` booted by the storm's
- * schedulers in rounds of at most `round`, each round deleted (DELETE /allocations/{consumer})
- * before the next. The server meets the measured storm with its path warm (V8 compiled, the
- * database's backends warm), as a long-running server does, and the cloud as it was loaded,
- * however long the warm-up.
- */
-export async function warmUp(
-  client: BenchClient, instances: readonly Instance[], round: number, schedulers: number, seed: number,
-): Promise<WarmedUp> {
-  const warm = new WarmUp(client, schedulers, seed);
-  await warm.rounds(instances, round);
-  return warm;
-}
-
 /** A round of the warm-up: its instances, and where they start among the warm-up's (their seed's offset). */
 export interface WarmUpRound {
   readonly at: number;
@@ -37,8 +15,15 @@ export function warmUpRounds(instances: readonly Instance[], round: number): War
   return rounds;
 }
 
-/** A warm-up taken round by round (warmUp), so that two builds can take turns (against.ts). */
-export class WarmUp implements WarmedUp {
+/**
+ * The storm's warm-up, as a cloud's instances come and go: instances booted by the storm's
+ * schedulers in rounds, each round deleted (DELETE /allocations/{consumer}) before the next. The
+ * server meets the measured storm with its path warm (V8 compiled, the database's backends
+ * warm), as a long-running server does, and the cloud as it was loaded, however long the
+ * warm-up. Taken a round at a time, so that two builds can take turns (against.ts).
+ */
+export class WarmUp {
+  /** Instances booted, then deleted. */
   readonly released: Acknowledged[] = [];
   failed = 0;
   readonly failures: string[] = [];
