@@ -69,19 +69,20 @@ async function appendTransaction<T>(
 ): Promise<T> {
   const client = await pool.connect();
   const at = recording();
-  let sent: { mark: WrittenMark | undefined } | undefined;
+  // Set only once the COMMIT is on its way: before that, no failure leaves the outcome in doubt.
+  let mark: WrittenMark | undefined;
   let released = false;
   try {
     const tx = new BatchedSql(client);
     tx.defer('BEGIN');
-    return await work(tx, at, (mark) => (sent = { mark }));
+    return await work(tx, at, (written) => (mark = written));
   } catch (error) {
-    const mark = sent?.mark;
-    if (mark && outcomeInDoubt(error)) {
+    const sent = mark;
+    if (sent && outcomeInDoubt(error)) {
       // Released before settling: the settlement needs a connection of the pool's own.
       client.release(true);
       released = true;
-      return await inDoubt(() => resolveCommit(pool, mark, error), mark, error);
+      return await inDoubt(() => resolveCommit(pool, sent, error), sent, error);
     }
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
