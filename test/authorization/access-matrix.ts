@@ -15,7 +15,8 @@ export type Mode = (typeof MODES)[number];
 
 /**
  * allowed: the answer the route gives when policy lets the caller through; denied: 403 (401
- * without a token); filtered: that answer, holding only the caller's own project's consumers.
+ * without a token); filtered: that answer, holding only the caller's own project's consumers (or,
+ * where the answer names projects rather than consumers, only the caller's own project).
  */
 export type Verdict = 'allowed' | 'denied' | 'filtered';
 
@@ -42,6 +43,8 @@ export interface Probe {
   readonly accept?: string;
   /** The status when policy lets the caller through. */
   readonly ok: number;
+  /** What a filtered answer names of the caller's own: its consumer (by default) or its project. */
+  readonly shows?: 'consumers' | 'projects';
 }
 
 export interface MatrixCase {
@@ -59,10 +62,10 @@ export interface MatrixRow {
   readonly cases: readonly MatrixCase[];
 }
 
-/** The policy file of the `opened` mode: the ledger's consumer routes opened to each project's readers. */
+/** The policy file of the `opened` mode: the ledger's routes judged against their data opened to each project's readers. */
 export const OPENED_POLICY: Readonly<Record<string, string>> = Object.fromEntries([
   'placement:allocations:list', 'placement:ledger:consumers:history', 'placement:ledger:events', 'placement:ledger:audit:provider_claims',
-  'placement:ledger:audit:request', 'placement:ledger:audit:stale_consumers',
+  'placement:ledger:audit:request', 'placement:ledger:audit:stale_consumers', 'placement:ledger:capacity',
 ].map((rule) => [rule, 'rule:admin_or_project_reader_or_service_api']));
 
 type Column = Readonly<Record<Principal, Verdict>>;
@@ -90,7 +93,7 @@ const PROJECT_A_READERS = {
 };
 /** One of A's consumers: admin and service; opened, A's readers too and never B's. */
 const CONSUMER_OF_A = { ...ADMIN_OR_SERVICE, opened: column([...ADMIN_SERVICE, ...A_PEOPLE]) };
-/** Every project's consumers: admin and service; opened, each project's readers see their own. */
+/** Every project's consumers (or projects): admin and service; opened, each project's readers see their own. */
 const EVERY_PROJECT = { ...ADMIN_OR_SERVICE, opened: column(ADMIN_SERVICE, [...A_PEOPLE, 'b_member']) };
 
 const one = (probe: MatrixCase['probe'], verdicts: MatrixCase['verdicts']): MatrixCase[] => [{ probe, verdicts }];
@@ -194,5 +197,5 @@ export const ACCESS_MATRIX: readonly MatrixRow[] = [
   open('GET /ledger/dashboard', (): Probe => ({ path: '/ledger/dashboard', accept: 'text/html', ok: 200 })),
   open('GET /ledger/console', (): Probe => ({ path: '/ledger/console', accept: 'text/html', ok: 200 })),
   guarded('GET /ledger/resource_providers/{uuid}/tree', 'placement:ledger:resource_providers:tree', read((f) => `/ledger/resource_providers/${f.provider}/tree`)),
-  guarded('GET /ledger/capacity', 'placement:ledger:capacity', read(() => '/ledger/capacity')),
+  guarded('GET /ledger/capacity', 'placement:ledger:capacity', (): Probe => ({ path: '/ledger/capacity', ok: 200, shows: 'projects' }), EVERY_PROJECT),
 ];

@@ -38,7 +38,7 @@ export function renderMatrix(rows: readonly MatrixRow[] = ACCESS_MATRIX): string
     '',
     table(rows, ['scope_on', 'scope_off'], () => true),
     '',
-    'With the ledger\'s consumer routes opened to project readers by this policy file (the rows that change):',
+    'With the ledger\'s routes judged against their data opened to project readers by this policy file (the rows that change):',
     '',
     '```yaml',
     ...Object.entries(OPENED_POLICY).map(([rule, check]) => `"${rule}": "${check}"`),

@@ -65,8 +65,12 @@ function foreignIds(fixture: MatrixFixture, principal: Principal): string[] {
   return [fixture.projectB, fixture.consumerB];
 }
 
-/** What a filtered answer must still show: the caller's own project's consumer. */
-const ownConsumer = (fixture: MatrixFixture, principal: Principal) => (principal === 'b_member' ? fixture.consumerB : fixture.consumerA);
+/** What a filtered answer must still show: the caller's own project's consumer, or its project where the answer names projects. */
+function ownId(fixture: MatrixFixture, principal: Principal, probe: Probe): string {
+  const ofB = principal === 'b_member';
+  if (probe.shows === 'projects') return ofB ? fixture.projectB : fixture.projectA;
+  return ofB ? fixture.consumerB : fixture.consumerA;
+}
 
 interface Outcome { readonly route: string; readonly about?: string; readonly mode: Mode; readonly principal: Principal; readonly expected: Verdict; readonly got: string }
 
@@ -86,7 +90,7 @@ async function walk(app: TestApp, mode: Mode, rows: readonly MatrixRow[], fixtur
         const leaked = foreignIds(fixture, principal).filter((id) => reply.text.includes(id));
         const right = expected === 'denied' ? reply.status === refusal
           : expected === 'allowed' ? reply.status === probe.ok
-          : reply.status === probe.ok && leaked.length === 0 && reply.text.includes(ownConsumer(fixture, principal));
+          : reply.status === probe.ok && leaked.length === 0 && reply.text.includes(ownId(fixture, principal, probe));
         if (!right) {
           const got = `${reply.status}${leaked.length > 0 ? ` showing ${leaked.join(', ')}` : ''}: ${reply.text.slice(0, 160)}`;
           wrong.push({ route: `${method} ${path}`, about: matrixCase.about, mode, principal, expected, got });

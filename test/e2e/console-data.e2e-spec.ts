@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { buildConsoleFixture, ConsoleFixture } from '../support/console-fixture.js';
 import { startTestApp, TestApp } from '../support/test-app.js';
 
@@ -95,5 +98,52 @@ describe('console data: provider trees and capacity', () => {
       expect((await app.request('GET', path, { token: 'svc:service', headers: { 'x-roles': 'service' } })).status).toBe(200);
       expect((await app.request('GET', path, { token: null })).status).toBe(401);
     }
+  });
+});
+
+/**
+ * Capacity opened to project readers by a policy file: the cloud's figures stay whole, and the
+ * top projects hold only the reader's own project, judged against each project's data.
+ */
+describe('console data: capacity opened to project readers', () => {
+  let app: TestApp;
+  let cloud: ConsoleFixture;
+  let dir: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'capacity-policy-'));
+    const policyFile = join(dir, 'policy.yaml');
+    writeFileSync(policyFile, '"placement:ledger:capacity": "rule:admin_or_project_reader_or_service_api"\n');
+    app = await startTestApp({ PLACEMENT_POLICY_FILE: policyFile });
+    cloud = await buildConsoleFixture((method, path, options) => app.request(method, path, options));
+  }, 60_000);
+  afterAll(async () => {
+    await app?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const readerOf = (project: string) => ({ token: `reader-${project}:${project}`, headers: { 'x-roles': 'reader' } });
+  const projectsNamed = (view: any): string[] => [...new Set([...view.resource_classes, ...view.aggregates.flatMap((agg: any) => agg.resource_classes)]
+    .flatMap((c: any) => c.top_projects.map((share: any) => share.project_id)))];
+
+  it('shows a reader the whole cloud\'s figures and only its own project among the top', async () => {
+    const { a, b } = cloud.projects;
+    for (const [own, other, used] of [[a, b, 8], [b, a, 1]] as const) {
+      const reply = await app.request('GET', '/ledger/capacity?top=100', readerOf(own));
+      expect(reply.status).toBe(200);
+      expect(reply.text).not.toContain(other);
+      expect(projectsNamed(reply.body)).toEqual([own]);
+      const vcpu = reply.body.resource_classes.find((c: any) => c.resource_class === 'VCPU');
+      expect(vcpu).toMatchObject({ capacity: 36, used: 9, free: 27, top_projects: [{ project_id: own, used }] });
+    }
+  });
+
+  it('shows a reader of a project holding nothing no project, and the admin every project', async () => {
+    const nobody = randomUUID().replaceAll('-', '');
+    const empty = await app.request('GET', '/ledger/capacity', readerOf(nobody));
+    expect(empty.status).toBe(200);
+    expect(projectsNamed(empty.body)).toEqual([]);
+    expect(empty.body.resource_classes.find((c: any) => c.resource_class === 'VCPU').used).toBe(9);
+    expect(projectsNamed((await app.request('GET', '/ledger/capacity')).body).sort()).toEqual([cloud.projects.a, cloud.projects.b].sort());
+    expect((await app.request('GET', '/ledger/capacity', { token: null })).status).toBe(401);
   });
 });

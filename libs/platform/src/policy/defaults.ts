@@ -61,7 +61,7 @@ const LEDGER_RULES: readonly RuleDefault[] = [
   project('placement:ledger:usage', 'rule:admin_or_project_reader_or_service_api',
     "A project's usage over time, judged against the project asked for (as GET /usages)."),
   project('placement:ledger:capacity', 'rule:admin_or_service_api',
-    'Capacity and usage per resource class and aggregate, with the projects using most.'),
+    'Capacity and usage per resource class and aggregate, with the projects using most, each judged against its own project.'),
   project('placement:ledger:revert', 'rule:admin_api',
     'Plan or apply the revert of one request: the streams it changed taken back to just before it.'),
   project('placement:ledger:restore', 'rule:admin_api',

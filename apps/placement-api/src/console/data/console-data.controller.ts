@@ -4,10 +4,12 @@ import { CandidateIndexService } from '#placement/candidates/candidate-index.ser
 import { indexedProviders } from '#placement/capacity-metrics/index.js';
 import { ApiRoute } from '../../platform/api-route.js';
 import { httpBadRequest, PlacementError } from '../../platform/placement-error.js';
+import type { Access } from '../../platform/policy/access.js';
 import { validateQueryParams } from '../../platform/query-params/query-string.js';
-import { QueryParams } from '../../platform/request-params.js';
+import { Judged, QueryParams } from '../../platform/request-params.js';
 import { capacityView } from './capacity.view.js';
 import { providerTreeView } from './provider-tree.view.js';
+import { visibleProjects } from './visible-projects.js';
 
 const NO_QUERY = { type: 'object', additionalProperties: false };
 const CAPACITY_QUERY = { type: 'object', properties: { top: { type: 'string', pattern: '^[0-9]+$' } }, additionalProperties: false };
@@ -18,6 +20,8 @@ const MAX_TOP = 100;
  * What the console draws that no other endpoint gives in one answer: a provider's whole tree with
  * usage and holders, and capacity per class and aggregate with the top projects. Both read the
  * candidate index, caught up with the log first, so they show every write acknowledged before.
+ * The top projects are each judged against their own project (route-policies.ts), so a rule
+ * opened to project readers shows each project's readers the cloud's figures and their own share.
  */
 @Controller('ledger')
 export class ConsoleDataController {
@@ -35,13 +39,13 @@ export class ConsoleDataController {
 
   @Get('capacity')
   @ApiRoute({ produces: true })
-  async capacity(@QueryParams() query: URLSearchParams) {
+  async capacity(@QueryParams() query: URLSearchParams, @Judged() access: Access) {
     const { top } = validateQueryParams(query, CAPACITY_QUERY);
     const count = top === undefined ? DEFAULT_TOP : Number(top);
     if (count < 1 || count > MAX_TOP) {
       throw httpBadRequest(`Invalid top: ${top}; it must be between 1 and ${MAX_TOP}`, ErrorCode.QUERYPARAM_BAD_VALUE);
     }
     const { index, projects } = await this.candidates.current();
-    return capacityView({ providers: () => indexedProviders(index), projectUsage: projects.usage(), projectOf: (consumer) => projects.projectOf(consumer) }, count);
+    return capacityView({ providers: () => indexedProviders(index), ...visibleProjects(projects, access) }, count);
   }
 }

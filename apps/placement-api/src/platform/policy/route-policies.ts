@@ -118,7 +118,9 @@ export const ROUTE_POLICIES: Readonly<Record<string, RoutePolicy | null>> = {
   'GET /ledger/usage/totals': asked('placement:ledger:usage'),
   'GET /ledger/console': null,
   'GET /ledger/resource_providers/:uuid/tree': caller('placement:ledger:resource_providers:tree'),
-  'GET /ledger/capacity': caller('placement:ledger:capacity'),
+  // The cloud's figures belong to no project, as a provider's usages; its top projects are each
+  // judged against their own project, so a rule opened to readers shows each only its own share.
+  'GET /ledger/capacity': data('placement:ledger:capacity'),
 };
 
 /** "METHOD /a/:/b": a route's identity whatever its parameters are called. */

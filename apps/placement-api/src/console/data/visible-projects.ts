@@ -1,0 +1,22 @@
+import type { ProjectTally } from '#placement/candidates/index/project-tally.js';
+import type { Access } from '../../platform/policy/access.js';
+import type { CapacitySource } from './capacity.view.js';
+
+/**
+ * The projects' side of a capacity source, narrowed to the projects the caller may see: each
+ * project's usage is judged against that project alone (no user: a project's total spans its
+ * users), as GET /usages judges it. A consumer of a project left out counts in no project's
+ * share; the class's and aggregate's own figures stay whole, as a provider's usages do.
+ */
+export function visibleProjects(tally: ProjectTally, access: Access): Pick<CapacitySource, 'projectUsage' | 'projectOf'> {
+  const usage = tally.usage();
+  const visible = new Set(access.filter([...usage.keys()], (project) => ({ projectId: project, userId: null })));
+  if (access.seesAll) return { projectUsage: usage, projectOf: (consumer) => tally.projectOf(consumer) };
+  return {
+    projectUsage: new Map([...usage].filter(([project]) => visible.has(project))),
+    projectOf: (consumer) => {
+      const project = tally.projectOf(consumer);
+      return project !== undefined && visible.has(project) ? project : undefined;
+    },
+  };
+}
