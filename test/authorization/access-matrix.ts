@@ -65,7 +65,8 @@ export interface MatrixRow {
 /** The policy file of the `opened` mode: the ledger's routes judged against their data opened to each project's readers. */
 export const OPENED_POLICY: Readonly<Record<string, string>> = Object.fromEntries([
   'placement:allocations:list', 'placement:ledger:consumers:history', 'placement:ledger:events', 'placement:ledger:audit:provider_claims',
-  'placement:ledger:audit:request', 'placement:ledger:audit:stale_consumers', 'placement:ledger:capacity',
+  'placement:ledger:audit:request', 'placement:ledger:audit:stale_consumers', 'placement:ledger:resource_providers:tree',
+  'placement:ledger:capacity',
 ].map((rule) => [rule, 'rule:admin_or_project_reader_or_service_api']));
 
 type Column = Readonly<Record<Principal, Verdict>>;
@@ -196,6 +197,7 @@ export const ACCESS_MATRIX: readonly MatrixRow[] = [
   guarded('GET /ledger/usage/totals', 'placement:ledger:usage', read((f) => `/ledger/usage/totals?project_id=${f.projectA}&${dayBefore(f)}`), PROJECT_A_READERS),
   open('GET /ledger/dashboard', (): Probe => ({ path: '/ledger/dashboard', accept: 'text/html', ok: 200 })),
   open('GET /ledger/console', (): Probe => ({ path: '/ledger/console', accept: 'text/html', ok: 200 })),
-  guarded('GET /ledger/resource_providers/{uuid}/tree', 'placement:ledger:resource_providers:tree', read((f) => `/ledger/resource_providers/${f.provider}/tree`)),
+  guarded('GET /ledger/resource_providers/{uuid}/tree', 'placement:ledger:resource_providers:tree',
+    read((f) => `/ledger/resource_providers/${f.provider}/tree`), EVERY_PROJECT),
   guarded('GET /ledger/capacity', 'placement:ledger:capacity', (): Probe => ({ path: '/ledger/capacity', ok: 200, shows: 'projects' }), EVERY_PROJECT),
 ];

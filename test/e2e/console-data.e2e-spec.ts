@@ -102,17 +102,18 @@ describe('console data: provider trees and capacity', () => {
 });
 
 /**
- * Capacity opened to project readers by a policy file: the cloud's figures stay whole, and the
- * top projects hold only the reader's own project, judged against each project's data.
+ * Trees and capacity opened to project readers by a policy file: providers and the cloud's
+ * figures stay whole; a tree's holders and the top projects hold only the reader's own project's.
  */
-describe('console data: capacity opened to project readers', () => {
+describe('console data: trees and capacity opened to project readers', () => {
   let app: TestApp;
   let cloud: ConsoleFixture;
   let dir: string;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'capacity-policy-'));
     const policyFile = join(dir, 'policy.yaml');
-    writeFileSync(policyFile, '"placement:ledger:capacity": "rule:admin_or_project_reader_or_service_api"\n');
+    writeFileSync(policyFile, ['placement:ledger:capacity', 'placement:ledger:resource_providers:tree']
+      .map((rule) => `"${rule}": "rule:admin_or_project_reader_or_service_api"\n`).join(''));
     app = await startTestApp({ PLACEMENT_POLICY_FILE: policyFile });
     cloud = await buildConsoleFixture((method, path, options) => app.request(method, path, options));
   }, 60_000);
@@ -135,6 +136,24 @@ describe('console data: capacity opened to project readers', () => {
       const vcpu = reply.body.resource_classes.find((c: any) => c.resource_class === 'VCPU');
       expect(vcpu).toMatchObject({ capacity: 36, used: 9, free: 27, top_projects: [{ project_id: own, used }] });
     }
+  });
+
+  it('shows a reader the whole tree with its usage, and only its own project\'s consumers on it', async () => {
+    const { a, b } = cloud.projects;
+    const { vm1, vm3 } = cloud.consumers;
+    const holders = async (token: { token: string; headers: Record<string, string> } | Record<string, never>) => {
+      const reply = await app.request('GET', `/ledger/resource_providers/${cloud.providers.cn1}/tree`, token);
+      expect(reply.status).toBe(200);
+      expect(reply.body.providers[0].inventories.MEMORY_MB.used).toBe(3072);
+      return reply.body.providers.map((p: any) => [p.name, p.consumers.map((c: any) => c.consumer_uuid)]);
+    };
+    const all = await holders({});
+    expect(all[0][1].sort()).toEqual([vm1, vm3].sort());
+    const ofA = await holders(readerOf(a));
+    expect(ofA.map(([name]: [string]) => name)).toEqual(all.map(([name]: [string]) => name));
+    expect(ofA.flatMap(([, consumers]: [string, string[]]) => consumers)).not.toContain(vm3);
+    expect(ofA[0][1]).toEqual([vm1]);
+    expect((await holders(readerOf(b)))[0][1]).toEqual([vm3]);
   });
 
   it('shows a reader of a project holding nothing no project, and the admin every project', async () => {

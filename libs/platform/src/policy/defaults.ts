@@ -47,7 +47,7 @@ const LEDGER_RULES: readonly RuleDefault[] = [
   project('placement:ledger:resource_providers:history', 'rule:admin_or_service_api',
     "A provider's events, with the consumers it served (as GET /resource_providers/{uuid}/allocations)."),
   project('placement:ledger:resource_providers:tree', 'rule:admin_or_service_api',
-    "A provider's whole tree with usage and the consumers holding allocations on it."),
+    "A provider's whole tree with usage and the consumers holding allocations on it, each judged against its own project."),
   project('placement:ledger:consumers:history', 'rule:admin_or_service_api',
     "A consumer's events, judged against the consumer's own project and user at each event."),
   project('placement:ledger:events', 'rule:admin_or_service_api',

@@ -9,7 +9,7 @@ import { validateQueryParams } from '../../platform/query-params/query-string.js
 import { Judged, QueryParams } from '../../platform/request-params.js';
 import { capacityView } from './capacity.view.js';
 import { providerTreeView } from './provider-tree.view.js';
-import { visibleProjects } from './visible-projects.js';
+import { tallyOwner, visibleProjects } from './judged-by-project.js';
 
 const NO_QUERY = { type: 'object', additionalProperties: false };
 const CAPACITY_QUERY = { type: 'object', properties: { top: { type: 'string', pattern: '^[0-9]+$' } }, additionalProperties: false };
@@ -20,8 +20,9 @@ const MAX_TOP = 100;
  * What the console draws that no other endpoint gives in one answer: a provider's whole tree with
  * usage and holders, and capacity per class and aggregate with the top projects. Both read the
  * candidate index, caught up with the log first, so they show every write acknowledged before.
- * The top projects are each judged against their own project (route-policies.ts), so a rule
- * opened to project readers shows each project's readers the cloud's figures and their own share.
+ * The holders in a tree and the top projects are each judged against their own project
+ * (route-policies.ts), so a rule opened to project readers shows each project's readers the
+ * providers and the cloud's figures whole, and of the consumers and projects only their own.
  */
 @Controller('ledger')
 export class ConsoleDataController {
@@ -29,10 +30,11 @@ export class ConsoleDataController {
 
   @Get('resource_providers/:uuid/tree')
   @ApiRoute({ produces: true })
-  async tree(@Param('uuid') uuid: string, @QueryParams() query: URLSearchParams) {
+  async tree(@Param('uuid') uuid: string, @QueryParams() query: URLSearchParams, @Judged() access: Access) {
     validateQueryParams(query, NO_QUERY);
-    const { index } = await this.candidates.current();
-    const view = providerTreeView(index, uuid.toLowerCase());
+    const { index, projects } = await this.candidates.current();
+    const ownerOf = tallyOwner(projects);
+    const view = providerTreeView(index, uuid.toLowerCase(), (consumers) => access.filter(consumers, ownerOf));
     if (!view) throw new PlacementError(404, `No resource provider with uuid ${uuid} found`, ErrorCode.RESOURCE_PROVIDER_NOT_FOUND);
     return view;
   }

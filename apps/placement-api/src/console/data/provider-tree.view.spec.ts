@@ -30,6 +30,16 @@ describe('the console\'s provider tree view', () => {
     expect(providerTreeView(index, 'root')!.providers[0].consumers).toEqual([]);
   });
 
+  it('names only the holders the caller may see, and keeps every provider and its usage', () => {
+    const [root, , numa1] = providerTreeView(index, 'root', () => [])!.providers;
+    expect(numa1.consumers).toEqual([]);
+    expect(numa1.inventories.VCPU.used).toBe(5);
+    expect(root.uuid).toBe('root');
+    const asked: string[][] = [];
+    providerTreeView(index, 'root', (consumers) => (asked.push([...consumers]), consumers));
+    expect(asked.map((consumers) => consumers.length)).toEqual([0, 0, 1]);
+  });
+
   it('shows free below zero when an inventory shrank under its allocations', () => {
     const shrunk = indexOf([{ uuid: 'rp', inventories: { VCPU: { total: 2 } }, used: { VCPU: 3 } }]);
     expect(providerTreeView(shrunk, 'rp')!.providers[0].inventories.VCPU.free).toBe(-1);

@@ -42,12 +42,15 @@ function figures(state: ActiveProvider): Record<string, InventoryFigures> {
   return result;
 }
 
-function present(node: ProviderNode, depth: number): TreeProvider {
+/** Of the consumers holding allocations on a provider, those the caller may see. */
+export type ShownHolders = (consumers: readonly string[]) => readonly string[];
+
+function present(node: ProviderNode, depth: number, shown: ShownHolders): TreeProvider {
   const { state } = node;
   return {
     uuid: node.uuid, name: state.name, parent_provider_uuid: state.parentUuid, depth, generation: state.generation,
     inventories: figures(state), traits: [...state.traits].sort(), aggregates: [...state.aggregates].sort(),
-    consumers: Object.keys(state.allocations).sort().map((consumer) => ({ consumer_uuid: consumer, resources: state.allocations[consumer] })),
+    consumers: shown(Object.keys(state.allocations).sort()).map((consumer) => ({ consumer_uuid: consumer, resources: state.allocations[consumer] })),
   };
 }
 
@@ -55,12 +58,12 @@ function present(node: ProviderNode, depth: number): TreeProvider {
  * The whole tree holding `uuid`, each provider with what the console draws of it, in one answer
  * from the candidate index: the page never asks once per provider, however wide the tree.
  */
-export function providerTreeView(index: ProviderIndex, uuid: string): ProviderTreeView | null {
+export function providerTreeView(index: ProviderIndex, uuid: string, shown: ShownHolders = (consumers) => consumers): ProviderTreeView | null {
   const asked = index.get(uuid);
   if (!asked) return null;
   const providers: TreeProvider[] = [];
   const walk = (node: ProviderNode, depth: number) => {
-    providers.push(present(node, depth));
+    providers.push(present(node, depth, shown));
     for (const child of [...node.children].sort(byName)) walk(child, depth + 1);
   };
   walk(asked.root, 0);

@@ -117,9 +117,10 @@ export const ROUTE_POLICIES: Readonly<Record<string, RoutePolicy | null>> = {
   'GET /ledger/usage': asked('placement:ledger:usage'),
   'GET /ledger/usage/totals': asked('placement:ledger:usage'),
   'GET /ledger/console': null,
-  'GET /ledger/resource_providers/:uuid/tree': caller('placement:ledger:resource_providers:tree'),
-  // The cloud's figures belong to no project, as a provider's usages; its top projects are each
-  // judged against their own project, so a rule opened to readers shows each only its own share.
+  // Providers and the cloud's figures belong to no project, as a provider's usages; a tree's
+  // holders and the top projects are each judged against their own project, so a rule opened to
+  // readers shows each only its own.
+  'GET /ledger/resource_providers/:uuid/tree': data('placement:ledger:resource_providers:tree'),
   'GET /ledger/capacity': data('placement:ledger:capacity'),
 };
 

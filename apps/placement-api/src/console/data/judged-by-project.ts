@@ -1,6 +1,16 @@
 import type { ProjectTally } from '#placement/candidates/index/project-tally.js';
-import type { Access } from '../../platform/policy/access.js';
+import type { Access, Owner } from '../../platform/policy/access.js';
 import type { CapacitySource } from './capacity.view.js';
+
+/**
+ * The owner the console's views judge a consumer's allocations against: the project they are
+ * charged to, as the tally beside the candidate index knows it. The tally keeps no user, so a
+ * rule that names the user shows none of them.
+ */
+export const tallyOwner = (tally: ProjectTally) => (consumer: string): Owner | null => {
+  const project = tally.projectOf(consumer);
+  return project === undefined ? null : { projectId: project, userId: null };
+};
 
 /**
  * The projects' side of a capacity source, narrowed to the projects the caller may see: each
