@@ -1,7 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { buildConsoleFixture, ConsoleFixture } from '../support/console-fixture.js';
 import { startTestApp, TestApp } from '../support/test-app.js';
 
@@ -98,71 +95,5 @@ describe('console data: provider trees and capacity', () => {
       expect((await app.request('GET', path, { token: 'svc:service', headers: { 'x-roles': 'service' } })).status).toBe(200);
       expect((await app.request('GET', path, { token: null })).status).toBe(401);
     }
-  });
-});
-
-/**
- * Trees and capacity opened to project readers by a policy file: providers and the cloud's
- * figures stay whole; a tree's holders and the top projects hold only the reader's own project's.
- */
-describe('console data: trees and capacity opened to project readers', () => {
-  let app: TestApp;
-  let cloud: ConsoleFixture;
-  let dir: string;
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'capacity-policy-'));
-    const policyFile = join(dir, 'policy.yaml');
-    writeFileSync(policyFile, ['placement:ledger:capacity', 'placement:ledger:resource_providers:tree']
-      .map((rule) => `"${rule}": "rule:admin_or_project_reader_or_service_api"\n`).join(''));
-    app = await startTestApp({ PLACEMENT_POLICY_FILE: policyFile });
-    cloud = await buildConsoleFixture((method, path, options) => app.request(method, path, options));
-  }, 60_000);
-  afterAll(async () => {
-    await app?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  const readerOf = (project: string) => ({ token: `reader-${project}:${project}`, headers: { 'x-roles': 'reader' } });
-  const projectsNamed = (view: any): string[] => [...new Set([...view.resource_classes, ...view.aggregates.flatMap((agg: any) => agg.resource_classes)]
-    .flatMap((c: any) => c.top_projects.map((share: any) => share.project_id)))];
-
-  it('shows a reader the whole cloud\'s figures and only its own project among the top', async () => {
-    const { a, b } = cloud.projects;
-    for (const [own, other, used] of [[a, b, 8], [b, a, 1]] as const) {
-      const reply = await app.request('GET', '/ledger/capacity?top=100', readerOf(own));
-      expect(reply.status).toBe(200);
-      expect(reply.text).not.toContain(other);
-      expect(projectsNamed(reply.body)).toEqual([own]);
-      const vcpu = reply.body.resource_classes.find((c: any) => c.resource_class === 'VCPU');
-      expect(vcpu).toMatchObject({ capacity: 36, used: 9, free: 27, top_projects: [{ project_id: own, used }] });
-    }
-  });
-
-  it('shows a reader the whole tree with its usage, and only its own project\'s consumers on it', async () => {
-    const { a, b } = cloud.projects;
-    const { vm1, vm3 } = cloud.consumers;
-    const holders = async (token: { token: string; headers: Record<string, string> } | Record<string, never>) => {
-      const reply = await app.request('GET', `/ledger/resource_providers/${cloud.providers.cn1}/tree`, token);
-      expect(reply.status).toBe(200);
-      expect(reply.body.providers[0].inventories.MEMORY_MB.used).toBe(3072);
-      return reply.body.providers.map((p: any) => [p.name, p.consumers.map((c: any) => c.consumer_uuid)]);
-    };
-    const all = await holders({});
-    expect(all[0][1].sort()).toEqual([vm1, vm3].sort());
-    const ofA = await holders(readerOf(a));
-    expect(ofA.map(([name]: [string]) => name)).toEqual(all.map(([name]: [string]) => name));
-    expect(ofA.flatMap(([, consumers]: [string, string[]]) => consumers)).not.toContain(vm3);
-    expect(ofA[0][1]).toEqual([vm1]);
-    expect((await holders(readerOf(b)))[0][1]).toEqual([vm3]);
-  });
-
-  it('shows a reader of a project holding nothing no project, and the admin every project', async () => {
-    const nobody = randomUUID().replaceAll('-', '');
-    const empty = await app.request('GET', '/ledger/capacity', readerOf(nobody));
-    expect(empty.status).toBe(200);
-    expect(projectsNamed(empty.body)).toEqual([]);
-    expect(empty.body.resource_classes.find((c: any) => c.resource_class === 'VCPU').used).toBe(9);
-    expect(projectsNamed((await app.request('GET', '/ledger/capacity')).body).sort()).toEqual([cloud.projects.a, cloud.projects.b].sort());
-    expect((await app.request('GET', '/ledger/capacity', { token: null })).status).toBe(401);
   });
 });

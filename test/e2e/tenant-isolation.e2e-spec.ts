@@ -6,13 +6,15 @@ import { RequestOptions, startTestApp, TestApp } from '../support/test-app.js';
 
 /**
  * Issue 27: no project reads another's data through the ledger. With the default policy the
- * ledger's consumer routes are admin's and service's; opened to project readers by a policy file,
- * each judges what it shows against the data's own project: a consumer's (then and now), each
- * event's, each claim's, each row's; never against what the caller says of itself.
+ * ledger's consumer routes and the console's views are admin's and service's; opened to project
+ * readers by a policy file, each judges what it shows against the data's own project: a
+ * consumer's (then and now), each event's, each claim's, each row's, each holder's and each top
+ * project's; never against what the caller says of itself.
  */
 const OPENED = [
   'placement:allocations:list', 'placement:ledger:consumers:history', 'placement:ledger:events',
   'placement:ledger:audit:provider_claims', 'placement:ledger:audit:request', 'placement:ledger:audit:stale_consumers',
+  'placement:ledger:resource_providers:tree', 'placement:ledger:capacity',
 ];
 
 const readerOf = (project: string): RequestOptions => ({ token: `reader-${project}:${project}`, headers: { 'x-roles': 'member,reader' } });
@@ -79,6 +81,7 @@ describe('tenant isolation: the ledger judged against the data it shows', () => 
         `/allocations/${cloud.a2}`, `/ledger/consumers/${cloud.a2}/history`, '/ledger/events', '/ledger/events?wait=1',
         `/ledger/audit/request/${cloud.batch}`, '/ledger/audit/stale-consumers?older_than=PT1S', `/ledger/audit/provider-claims?provider=${cloud.rp}`,
         `/ledger/as-of/allocations/${cloud.a2}?as_of=${new Date().toISOString()}`, `/ledger/resource_providers/${cloud.rp}/history`,
+        `/ledger/resource_providers/${cloud.rp}/tree`, '/ledger/capacity',
       ];
       for (const path of paths) {
         const reply = await app.request('GET', path, readerOf(A));
@@ -162,6 +165,21 @@ describe('tenant isolation: the ledger judged against the data it shows', () => 
       const claims = (await ask(`/ledger/audit/provider-claims?provider=${openedCloud.rp}`, B)).body.claims;
       expect(claims.map((claim: { consumer_uuid: string }) => claim.consumer_uuid)).toEqual(expect.arrayContaining([openedCloud.b1, openedCloud.b2]));
       expect(new Set(claims.map((claim: { project_id: string }) => claim.project_id))).toEqual(new Set([B]));
+    });
+
+    it('shows a provider\'s tree and the cloud\'s capacity whole, and of their holders and top projects only the caller\'s', async () => {
+      const tree = `/ledger/resource_providers/${openedCloud.rp}/tree`;
+      for (const [project, holders, top] of [[A, ['a2', 'moved'], 'A'], [B, ['b1', 'b2'], 'B']] as const) {
+        expect(named(openedCloud, (await ask(tree, project)).text).sort()).toEqual([...holders, 'rp'].sort());
+        expect(named(openedCloud, (await ask('/ledger/capacity?top=100', project)).text)).toEqual([top]);
+      }
+      expect(named(openedCloud, (await opened.request('GET', tree)).text).sort()).toEqual(['a2', 'b1', 'b2', 'moved', 'rp'].sort());
+      const nobody = await ask('/ledger/capacity', `proj-c-${randomUUID().slice(0, 8)}`);
+      expect([nobody.status, named(openedCloud, nobody.text)]).toEqual([200, []]);
+      // What belongs to no project, a provider's usage and the cloud's figures, a reader sees whole.
+      const used = (view: { resource_classes: { resource_class: string; used: number }[] }) => view.resource_classes.map((c) => [c.resource_class, c.used]);
+      expect(used((await ask('/ledger/capacity')).body)).toEqual(used((await opened.request('GET', '/ledger/capacity')).body));
+      expect((await ask(tree, B)).body.providers[0].inventories).toEqual((await opened.request('GET', tree)).body.providers[0].inventories);
     });
 
     it('time-travels a consumer only for the project that held it then', async () => {

@@ -20,8 +20,9 @@ export const tallyOwner = (tally: ProjectTally) => (consumer: string): Owner | n
  */
 export function visibleProjects(tally: ProjectTally, access: Access): Pick<CapacitySource, 'projectUsage' | 'projectOf'> {
   const usage = tally.usage();
-  const visible = new Set(access.filter([...usage.keys()], (project) => ({ projectId: project, userId: null })));
+  const judged = access.filter([...usage.keys()], (project) => ({ projectId: project, userId: null }));
   if (access.seesAll) return { projectUsage: usage, projectOf: (consumer) => tally.projectOf(consumer) };
+  const visible = new Set(judged);
   return {
     projectUsage: new Map([...usage].filter(([project]) => visible.has(project))),
     projectOf: (consumer) => {
