@@ -66,7 +66,7 @@ export interface MatrixRow {
 export const OPENED_POLICY: Readonly<Record<string, string>> = Object.fromEntries([
   'placement:allocations:list', 'placement:ledger:consumers:history', 'placement:ledger:events', 'placement:ledger:audit:provider_claims',
   'placement:ledger:audit:request', 'placement:ledger:audit:stale_consumers', 'placement:ledger:resource_providers:tree',
-  'placement:ledger:capacity',
+  'placement:ledger:capacity', 'placement:ledger:resource_providers:history',
 ].map((rule) => [rule, 'rule:admin_or_project_reader_or_service_api']));
 
 type Column = Readonly<Record<Principal, Verdict>>;
@@ -166,7 +166,7 @@ export const ACCESS_MATRIX: readonly MatrixRow[] = [
   guarded('GET /openapi.json', 'placement:api_description:show', read(() => '/openapi.json')),
 
   guarded('GET /ledger/resource_providers/{uuid}/history', 'placement:ledger:resource_providers:history',
-    read((f) => `/ledger/resource_providers/${f.provider}/history`)),
+    read((f) => `/ledger/resource_providers/${f.provider}/history`), EVERY_PROJECT),
   guarded('GET /ledger/consumers/{uuid}/history', 'placement:ledger:consumers:history', read((f) => `/ledger/consumers/${f.consumerA}/history`), CONSUMER_OF_A),
   {
     route: 'GET /ledger/events', rule: 'placement:ledger:events', cases: [

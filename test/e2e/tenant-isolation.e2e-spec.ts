@@ -2,19 +2,23 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { UpstreamState } from '#domain/index.js';
+import { importUpstreamState } from '../bench/upstream-import.js';
+import { createTestDatabase } from '../support/database.js';
+import { startServerProcess } from '../support/server-process.js';
 import { RequestOptions, startTestApp, TestApp } from '../support/test-app.js';
 
 /**
  * Issue 27: no project reads another's data through the ledger. With the default policy the
  * ledger's consumer routes and the console's views are admin's and service's; opened to project
  * readers by a policy file, each judges what it shows against the data's own project: a
- * consumer's (then and now), each event's, each claim's, each row's, each holder's and each top
- * project's; never against what the caller says of itself.
+ * consumer's (then and now), each event's, each claim's, each row's, each holder's (on a tree now,
+ * in a provider's history then) and each top project's; never against what the caller says of itself.
  */
 const OPENED = [
   'placement:allocations:list', 'placement:ledger:consumers:history', 'placement:ledger:events',
   'placement:ledger:audit:provider_claims', 'placement:ledger:audit:request', 'placement:ledger:audit:stale_consumers',
-  'placement:ledger:resource_providers:tree', 'placement:ledger:capacity',
+  'placement:ledger:resource_providers:tree', 'placement:ledger:capacity', 'placement:ledger:resource_providers:history',
 ];
 
 const readerOf = (project: string): RequestOptions => ({ token: `reader-${project}:${project}`, headers: { 'x-roles': 'member,reader' } });
@@ -47,6 +51,11 @@ async function buildCloud(app: TestApp) {
 }
 
 type Cloud = Awaited<ReturnType<typeof buildCloud>>;
+
+type HistoryEvent = { type: string; data: { consumers?: object } };
+/** What each change of holdings in a provider's history sets, in order. */
+const holdingsIn = (events: HistoryEvent[]) =>
+  events.filter((event) => event.type === 'ProviderAllocationsChanged').map((event) => event.data.consumers);
 
 /** The consumers and projects an answer names: what must never cross from one project to another. */
 const named = (cloud: Cloud, text: string): string[] => [
@@ -188,8 +197,53 @@ describe('tenant isolation: the ledger judged against the data it shows', () => 
       expect((await ask(`/ledger/as-of/allocations/${openedCloud.a1}?as_of=${past}`, B)).status).toBe(403);
     });
 
-    it('still keeps providers\' histories to admin and service', async () => {
-      expect((await ask(`/ledger/resource_providers/${openedCloud.rp}/history`)).status).toBe(403);
+    it('shows a provider\'s history whole but for its holders, each only to the project that held it then', async () => {
+      const path = `/ledger/resource_providers/${openedCloud.rp}/history?limit=1000`;
+      const { a1, a2, b1, b2, moved } = openedCloud;
+      const ofA = await ask(path);
+      expect(ofA.body.events.slice(0, 2).map((event: HistoryEvent) => event.type)).toEqual(['ResourceProviderCreated', 'InventoriesSet']);
+      // The consumer that moved shows A only what it held once A's, and B only what it held before.
+      expect(holdingsIn(ofA.body.events).slice(0, 4)).toEqual([{ [a1]: { VCPU: 1 } }, { [moved]: { VCPU: 2 } }, { [a2]: { VCPU: 3 } }, { [a1]: {} }]);
+      expect(named(openedCloud, ofA.text).sort()).toEqual(['a1', 'a2', 'moved', 'rp']);
+      const ofB = await ask(path, B);
+      expect(holdingsIn(ofB.body.events).slice(0, 3)).toEqual([{ [b1]: { VCPU: 1 } }, { [moved]: { VCPU: 1 } }, { [b2]: { VCPU: 4 } }]);
+      expect(named(openedCloud, ofB.text).sort()).toEqual(['b1', 'b2', 'moved', 'rp']);
+      const nobody = await ask(path, `proj-c-${randomUUID().slice(0, 8)}`);
+      expect(nobody.body.events.map((event: HistoryEvent) => event.type)).toEqual(['ResourceProviderCreated', 'InventoriesSet']);
+      const all = holdingsIn((await opened.request('GET', path)).body.events);
+      expect(all.slice(0, 6)).toEqual([
+        { [a1]: { VCPU: 1 } }, { [b1]: { VCPU: 1 } }, { [moved]: { VCPU: 1 } }, { [moved]: { VCPU: 2 } }, { [a2]: { VCPU: 3 }, [b2]: { VCPU: 4 } }, { [a1]: {} },
+      ]);
     });
+
+    it('judges an imported provider\'s holdings against the consumers imported after it', async () => {
+      const [rp, ofA, ofB] = [randomUUID(), randomUUID(), randomUUID()];
+      const at = '2026-01-01T00:00:00.000Z';
+      const consumer = (uuid: string, project: string, vcpu: number) => ({
+        uuid, projectId: project, userId: `user-${project}`, consumerType: 'INSTANCE', generation: 1, allocations: { [rp]: { VCPU: vcpu } }, modifiedAt: at,
+      });
+      const state: UpstreamState = {
+        revision: '422ece571366', resourceClasses: [], traits: [], consumers: [consumer(ofA, A, 1), consumer(ofB, B, 2)],
+        providers: [{
+          uuid: rp, name: `imported-${rp}`, generation: 2, parentUuid: null, modifiedAt: at, inventoriesModifiedAt: at, traits: [], aggregates: [],
+          inventories: { VCPU: { total: 8, reserved: 0, min_unit: 1, max_unit: 8, step_size: 1, allocation_ratio: 1 } },
+        }],
+      };
+      const db = await createTestDatabase('pl_e2e');
+      await importUpstreamState(state, db.url);
+      const server = await startServerProcess({ DATABASE_URL: db.url, PLACEMENT_AUTH_STRATEGY: 'noauth2', PLACEMENT_POLICY_FILE: join(dir, 'policy.yaml') });
+      try {
+        const holdings = async (project: string) => {
+          const { token, headers } = readerOf(project);
+          const reply = await fetch(`${server.url}/ledger/resource_providers/${rp}/history`, { headers: { 'x-auth-token': token!, ...headers } });
+          return holdingsIn((await reply.json() as { events: HistoryEvent[] }).events);
+        };
+        expect(await holdings(A)).toEqual([{ [ofA]: { VCPU: 1 } }]);
+        expect(await holdings(B)).toEqual([{ [ofB]: { VCPU: 2 } }]);
+      } finally {
+        await server.stop();
+        await db.drop();
+      }
+    }, 120_000);
   });
 });

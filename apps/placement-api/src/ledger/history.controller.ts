@@ -8,7 +8,7 @@ import { ApiRoute } from '../platform/api-route.js';
 import { PlacementError } from '../platform/placement-error.js';
 import type { Access } from '../platform/policy/access.js';
 import { Judged, QueryParams } from '../platform/request-params.js';
-import { visibleEvents } from './judge-events.js';
+import { visibleEvents, visibleHoldings } from './judge-events.js';
 import { parseHistoryParams } from './ledger-params.js';
 
 /** The events of one provider or one consumer, oldest or newest first, a page at a time. */
@@ -16,12 +16,18 @@ import { parseHistoryParams } from './ledger-params.js';
 export class LedgerHistoryController {
   constructor(private readonly queries: QueryBus, private readonly owners: EventOwners) {}
 
+  /**
+   * The provider's own facts whole; of what consumers hold on it, each consumer judged against
+   * its owner when the change was written (visibleHoldings).
+   */
   @Get('resource_providers/:uuid/history')
   @ApiRoute({ produces: true })
-  async provider(@Param('uuid') uuid: string, @QueryParams() query: URLSearchParams, @Res({ passthrough: true }) reply: FastifyReply) {
+  async provider(
+    @Param('uuid') uuid: string, @QueryParams() query: URLSearchParams, @Judged() access: Access, @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     const page = await this.page(providerStream(uuid), query);
     if (!page) throw new PlacementError(404, `No resource provider with uuid ${uuid} found`, ErrorCode.RESOURCE_PROVIDER_NOT_FOUND);
-    return present(providerStream(uuid), page, reply);
+    return present(providerStream(uuid), await visibleHoldings(access, this.owners, page), reply);
   }
 
   /**

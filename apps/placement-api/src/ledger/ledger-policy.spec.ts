@@ -59,7 +59,7 @@ describe('the ledger rules', () => {
 
   it('guard the histories, feed and audits with rules of their own, judged against the data', () => {
     const routes: [string, string, string][] = [
-      ['/ledger/resource_providers/:uuid/history', 'placement:ledger:resource_providers:history', 'caller'],
+      ['/ledger/resource_providers/:uuid/history', 'placement:ledger:resource_providers:history', 'data'],
       ['/ledger/consumers/:uuid/history', 'placement:ledger:consumers:history', 'data'],
       ['/ledger/events', 'placement:ledger:events', 'data'],
       ['/ledger/audit/provider-claims', 'placement:ledger:audit:provider_claims', 'data'],

@@ -1,5 +1,5 @@
 import type { EventStore, StreamRange } from '#event-store/index.js';
-import { EventOwners, statedOwner } from './event-owners.js';
+import { EventOwners, holdersNamed, ownerAt, statedOwner } from './event-owners.js';
 import { streamOf } from './ledger-fixtures.js';
 
 const claim = (project: string, user = 'u') => ({ type: 'ConsumerAllocationsReplaced', data: { allocations: {}, project_id: project, user_id: user, consumer_type: null, generation: 1 } });
@@ -50,5 +50,36 @@ describe('the owners of events', () => {
     const { owners } = storeOf();
     expect(await owners.latest('consumer-c1')).toEqual({ projectId: 'B', userId: 'w' });
     expect(await owners.latest('consumer-none')).toBeNull();
+  });
+
+  it('names the consumers a provider\'s change of holdings sets, and none for its other facts', () => {
+    expect(holdersNamed({ type: 'ProviderAllocationsChanged', data: { consumers: { c1: { VCPU: 1 }, c2: {} } } })).toEqual(['c1', 'c2']);
+    expect(holdersNamed(provider[0])).toEqual([]);
+  });
+
+  it('gives a holding the owner of the claim in force at it, or, before any claim, the first claim of a stream read from its start', () => {
+    const at = (prepare: number) => ({ commit: BigInt(100 + prepare), prepare: BigInt(prepare) });
+    // consumer's positions: 1 claim A, 2 removal, 3 claim B, 4 removal.
+    expect([1, 2, 3, 4, 9].map((prepare) => ownerAt(consumer, at(prepare))?.projectId)).toEqual(['A', 'A', 'B', 'B', 'B']);
+    // An import writes its providers first: their holdings belong to the claim that follows.
+    expect(ownerAt(consumer, at(0))).toEqual({ projectId: 'A', userId: 'u' });
+    // A run that does not reach back to the claim in force knows nobody.
+    expect(ownerAt(consumer.slice(2), at(2))).toBeNull();
+    expect(ownerAt(consumer.slice(1), at(2))).toBeNull();
+    expect(ownerAt(consumer.slice(2), at(3))).toEqual({ projectId: 'B', userId: 'w' });
+    expect(ownerAt([], at(3))).toBeNull();
+  });
+
+  it('reads each consumer a page of holdings names once, its newest events backwards', async () => {
+    const { owners, reads } = storeOf();
+    const holdings = streamOf('provider-p1', [
+      { type: 'ProviderAllocationsChanged', data: { consumers: { c1: { VCPU: 1 } }, generation: 1 } },
+      { type: 'ProviderAllocationsChanged', data: { consumers: { c1: {}, c9: { VCPU: 2 } }, generation: 2 } },
+    ], 2);
+    const ownerOf = await owners.holdersOf(holdings);
+    expect(ownerOf(holdings[0], 'c1')).toEqual({ projectId: 'A', userId: 'u' });
+    expect(ownerOf(holdings[1], 'c1')).toEqual({ projectId: 'B', userId: 'w' });
+    expect(ownerOf(holdings[1], 'c9')).toBeNull();
+    expect(reads).toEqual([{ direction: 'backwards', limit: 100 }, { direction: 'backwards', limit: 100 }]);
   });
 });

@@ -1,3 +1,6 @@
+/** Streams read at once for one request: a share of the pool, not all of it. */
+export const STREAMS_AT_ONCE = 4;
+
 /**
  * `work` over every item, at most `limit` at a time, results in the items' order. A past view of
  * a provider with a thousand consumers replays a thousand streams: all at once they would hold

@@ -5,14 +5,12 @@ import { EVENT_STORE, EventStore, LogPoint } from '#event-store/index.js';
 import { AsOf, asOfPoint } from './as-of.js';
 import { pastMembers } from './past-membership.js';
 import { rootOf } from './as-of-state.js';
-import { mapLimited } from './map-limited.js';
+import { mapLimited, STREAMS_AT_ONCE } from './map-limited.js';
 import { StreamStates } from './snapshots/stream-states.js';
 import { CONSUMER_FOLD as CONSUMER, PROVIDER_FOLD as PROVIDER } from './snapshots/folds.js';
 
 /** A tree deeper than this is not a tree but a corrupted log; stop walking up. */
 const MAX_DEPTH = 1000;
-/** Streams replayed at once for one request: a share of the pool, not all of it. */
-const PARALLEL = 4;
 
 /**
  * Rebuilds states as they were at a point of the log, from the streams themselves: every
@@ -25,7 +23,7 @@ export class LedgerReplayer {
 
   async providers(uuids: readonly string[], asOf: AsOf): Promise<Map<string, ProviderState>> {
     const until = asOfPoint(asOf);
-    const states = await mapLimited(uuids, PARALLEL, (uuid) => this.states.at(providerStream(uuid), until, PROVIDER));
+    const states = await mapLimited(uuids, STREAMS_AT_ONCE, (uuid) => this.states.at(providerStream(uuid), until, PROVIDER));
     return new Map(uuids.map((uuid, i) => [uuid, states[i]]));
   }
 
@@ -64,6 +62,6 @@ export class LedgerReplayer {
   }
 
   private consumersAt(streams: readonly string[], until: LogPoint): Promise<ConsumerState[]> {
-    return mapLimited(streams, PARALLEL, (stream) => this.states.at(stream, until, CONSUMER));
+    return mapLimited(streams, STREAMS_AT_ONCE, (stream) => this.states.at(stream, until, CONSUMER));
   }
 }

@@ -45,7 +45,7 @@ const adminOrService = (name: string) => project(name, 'rule:admin_or_service_ap
  */
 const LEDGER_RULES: readonly RuleDefault[] = [
   project('placement:ledger:resource_providers:history', 'rule:admin_or_service_api',
-    "A provider's events, with the consumers it served (as GET /resource_providers/{uuid}/allocations)."),
+    "A provider's events; each consumer they name judged against its own project and user when the event was written."),
   project('placement:ledger:resource_providers:tree', 'rule:admin_or_service_api',
     "A provider's whole tree with usage and the consumers holding allocations on it, each judged against its own project."),
   project('placement:ledger:consumers:history', 'rule:admin_or_service_api',

@@ -85,7 +85,7 @@ export const ROUTE_POLICIES: Readonly<Record<string, RoutePolicy | null>> = {
   'GET /openapi.json': caller('placement:api_description:show'),
 
   // Ours: the ledger's histories, feed and audits, judged against the data they show.
-  'GET /ledger/resource_providers/:uuid/history': caller('placement:ledger:resource_providers:history'),
+  'GET /ledger/resource_providers/:uuid/history': data('placement:ledger:resource_providers:history'),
   'GET /ledger/consumers/:uuid/history': data('placement:ledger:consumers:history'),
   'GET /ledger/events': data('placement:ledger:events'),
   'GET /ledger/audit/provider-claims': data('placement:ledger:audit:provider_claims'),
