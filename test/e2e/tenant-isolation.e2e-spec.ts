@@ -44,7 +44,7 @@ async function buildCloud(app: TestApp) {
   await claim(moved, A, 1, 2);
   const batch = await ok('POST', '/allocations', {
     [a2]: { allocations: { [rp]: { resources: { VCPU: 3 } } }, project_id: A, user_id: `user-${A}`, consumer_generation: null, consumer_type: 'INSTANCE' },
-    [b2]: { allocations: { [rp]: { resources: { VCPU: 4 } } }, project_id: B, user_id: `user-${B}`, consumer_generation: null, consumer_type: 'INSTANCE' },
+    [b2]: { allocations: { [rp]: { resources: { VCPU: 6 } } }, project_id: B, user_id: `user-${B}`, consumer_generation: null, consumer_type: 'INSTANCE' },
   });
   await ok('DELETE', `/allocations/${a1}`);
   return { rp, a1, a2, b1, b2, moved, batch };
@@ -178,9 +178,18 @@ describe('tenant isolation: the ledger judged against the data it shows', () => 
 
     it('shows a provider\'s tree and the cloud\'s capacity whole, and of their holders and top projects only the caller\'s', async () => {
       const tree = `/ledger/resource_providers/${openedCloud.rp}/tree`;
+      type Figures = { resource_class: string; used: number; top_projects: { project_id: string; used: number }[] };
+      const vcpuOf = async (reply: Promise<{ body: { resource_classes: Figures[] } }>) =>
+        (await reply).body.resource_classes.find((figures) => figures.resource_class === 'VCPU')!;
+      const whole = await vcpuOf(opened.request('GET', '/ledger/capacity?top=100'));
+      // A's VCPU and B's differ (b2 holds 6), so a reader shown the other's figure is caught.
+      const share = (project: string) => whole.top_projects.filter((top) => top.project_id === project);
+      expect(share(A)[0].used).not.toBe(share(B)[0].used);
       for (const [project, holders, top] of [[A, ['a2', 'moved'], 'A'], [B, ['b1', 'b2'], 'B']] as const) {
         expect(named(openedCloud, (await ask(tree, project)).text).sort()).toEqual([...holders, 'rp'].sort());
-        expect(named(openedCloud, (await ask('/ledger/capacity?top=100', project)).text)).toEqual([top]);
+        const capacity = ask('/ledger/capacity?top=100', project);
+        expect(named(openedCloud, (await capacity).text)).toEqual([top]);
+        expect(await vcpuOf(capacity)).toEqual({ ...whole, top_projects: share(project) });
       }
       expect(named(openedCloud, (await opened.request('GET', tree)).text).sort()).toEqual(['a2', 'b1', 'b2', 'moved', 'rp'].sort());
       const nobody = await ask('/ledger/capacity', `proj-c-${randomUUID().slice(0, 8)}`);
@@ -206,13 +215,13 @@ describe('tenant isolation: the ledger judged against the data it shows', () => 
       expect(holdingsIn(ofA.body.events).slice(0, 4)).toEqual([{ [a1]: { VCPU: 1 } }, { [moved]: { VCPU: 2 } }, { [a2]: { VCPU: 3 } }, { [a1]: {} }]);
       expect(named(openedCloud, ofA.text).sort()).toEqual(['a1', 'a2', 'moved', 'rp']);
       const ofB = await ask(path, B);
-      expect(holdingsIn(ofB.body.events).slice(0, 3)).toEqual([{ [b1]: { VCPU: 1 } }, { [moved]: { VCPU: 1 } }, { [b2]: { VCPU: 4 } }]);
+      expect(holdingsIn(ofB.body.events).slice(0, 3)).toEqual([{ [b1]: { VCPU: 1 } }, { [moved]: { VCPU: 1 } }, { [b2]: { VCPU: 6 } }]);
       expect(named(openedCloud, ofB.text).sort()).toEqual(['b1', 'b2', 'moved', 'rp']);
       const nobody = await ask(path, `proj-c-${randomUUID().slice(0, 8)}`);
       expect(nobody.body.events.map((event: HistoryEvent) => event.type)).toEqual(['ResourceProviderCreated', 'InventoriesSet']);
       const all = holdingsIn((await opened.request('GET', path)).body.events);
       expect(all.slice(0, 6)).toEqual([
-        { [a1]: { VCPU: 1 } }, { [b1]: { VCPU: 1 } }, { [moved]: { VCPU: 1 } }, { [moved]: { VCPU: 2 } }, { [a2]: { VCPU: 3 }, [b2]: { VCPU: 4 } }, { [a1]: {} },
+        { [a1]: { VCPU: 1 } }, { [b1]: { VCPU: 1 } }, { [moved]: { VCPU: 1 } }, { [moved]: { VCPU: 2 } }, { [a2]: { VCPU: 3 }, [b2]: { VCPU: 6 } }, { [a1]: {} },
       ]);
     });
 
