@@ -29,6 +29,8 @@ export interface MatrixFixture {
   readonly consumerB: string;
   /** A POST /allocations that wrote a consumer of each project. */
   readonly batchRequest: string;
+  /** A PUT /allocations/{consumerA} after it: a request that wrote A's consumer alone. */
+  readonly requestA: string;
   /** RFC 3339, after every write above. */
   readonly now: string;
   /** A uuid nothing has. */
@@ -66,7 +68,7 @@ export interface MatrixRow {
 export const OPENED_POLICY: Readonly<Record<string, string>> = Object.fromEntries([
   'placement:allocations:list', 'placement:ledger:consumers:history', 'placement:ledger:events', 'placement:ledger:audit:provider_claims',
   'placement:ledger:audit:request', 'placement:ledger:audit:stale_consumers', 'placement:ledger:resource_providers:tree',
-  'placement:ledger:capacity', 'placement:ledger:resource_providers:history',
+  'placement:ledger:capacity', 'placement:ledger:resource_providers:history', 'placement:ledger:revert', 'placement:ledger:restore',
 ].map((rule) => [rule, 'rule:admin_or_project_reader_or_service_api']));
 
 type Column = Readonly<Record<Principal, Verdict>>;
@@ -87,6 +89,10 @@ const ADMIN_OR_SERVICE = {
 };
 /** The admin alone (rule:admin_api has no legacy rule OR-ed in): a service may not undo an incident. */
 const ADMIN_ONLY = { scope_on: column(['admin']), scope_off: column(['admin', 'system_admin']), opened: column(['admin']) };
+/** Taking back A's consumer: the admin; opened, service and A's readers too, never B's. */
+const UNDO_OF_A = { ...ADMIN_ONLY, opened: column([...ADMIN_SERVICE, ...A_PEOPLE]) };
+/** Taking back what belongs to two projects or none: the admin; opened, service too. */
+const UNDO_OF_ALL = { ...ADMIN_ONLY, opened: column(ADMIN_SERVICE) };
 /** Admin, service, and the readers of the project asked about (A): never B's. */
 const PROJECT_A_READERS = {
   scope_on: column([...ADMIN_SERVICE, ...A_PEOPLE]), scope_off: column([...ADMIN_SERVICE, ...A_PEOPLE, 'system_admin']),
@@ -101,6 +107,8 @@ const one = (probe: MatrixCase['probe'], verdicts: MatrixCase['verdicts']): Matr
 const read = (path: (f: MatrixFixture) => string, ok = 200) => (f: MatrixFixture): Probe => ({ path: path(f), ok });
 /** A write whose body its schema refuses: policy is judged before the body is read. */
 const refusedWrite = (path: (f: MatrixFixture) => string, body: unknown = {}) => (f: MatrixFixture): Probe => ({ path: path(f), body, ok: 400 });
+/** An undo's plan: it changes nothing until applied with the plan's hash. */
+const plan = (path: string, body: (f: MatrixFixture) => object) => (f: MatrixFixture): Probe => ({ path, body: body(f), ok: 200 });
 /** A delete of what does not exist: policy is judged before anything is looked up. */
 const missingDelete = (path: (f: MatrixFixture) => string) => (f: MatrixFixture): Probe => ({ path: path(f), ok: 404 });
 const asOf = (f: MatrixFixture) => `as_of=${encodeURIComponent(f.now)}`;
@@ -188,8 +196,18 @@ export const ACCESS_MATRIX: readonly MatrixRow[] = [
   guarded('GET /ledger/as-of/allocations/{consumer_uuid}', 'placement:allocations:list', read((f) => `/ledger/as-of/allocations/${f.consumerA}?${asOf(f)}`), CONSUMER_OF_A),
   guarded('PATCH /ledger/allocations/{consumer_uuid}', 'placement:allocations:update',
     (f): Probe => ({ path: `/ledger/allocations/${f.nothing}`, body: {}, contentType: 'application/merge-patch+json', ok: 400 })),
-  guarded('POST /ledger/revert', 'placement:ledger:revert', refusedWrite(() => '/ledger/revert'), ADMIN_ONLY),
-  guarded('POST /ledger/restore', 'placement:ledger:restore', refusedWrite(() => '/ledger/restore'), ADMIN_ONLY),
+  {
+    route: 'POST /ledger/revert', rule: 'placement:ledger:revert', cases: [
+      { about: "a plan: a request that wrote A's consumer", probe: plan('/ledger/revert', (f) => ({ request_id: f.requestA })), verdicts: UNDO_OF_A },
+      { about: "a plan: a request that wrote A's and B's", probe: plan('/ledger/revert', (f) => ({ request_id: f.batchRequest })), verdicts: UNDO_OF_ALL },
+    ],
+  },
+  {
+    route: 'POST /ledger/restore', rule: 'placement:ledger:restore', cases: [
+      { about: "a plan: A's consumer", probe: plan('/ledger/restore', (f) => ({ as_of: f.now, consumers: [f.consumerA] })), verdicts: UNDO_OF_A },
+      { about: 'a plan: a provider', probe: plan('/ledger/restore', (f) => ({ as_of: f.now, providers: [f.provider] })), verdicts: UNDO_OF_ALL },
+    ],
+  },
   guarded('GET /ledger/as-of/usages', 'placement:usages', read((f) => `/ledger/as-of/usages?project_id=${f.projectA}&${asOf(f)}`), PROJECT_A_READERS),
   guarded('GET /ledger/explain/allocation_candidates', 'placement:allocation_candidates:list', read(() => '/ledger/explain/allocation_candidates?resources=VCPU:1')),
 

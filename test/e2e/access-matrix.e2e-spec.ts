@@ -56,7 +56,8 @@ async function buildFixture(app: TestApp, admin: string, keystone: RealKeystone)
   const batchRequest = await write('POST', '/allocations', {
     [consumerA]: claim(projectA, keystone.users.member.id), [consumerB]: claim(projectB, keystone.users.member_b.id),
   });
-  return { provider, projectA, projectB, consumerA, consumerB, batchRequest, now: new Date().toISOString(), nothing: randomUUID() };
+  const requestA = await write('PUT', `/allocations/${consumerA}`, { ...claim(projectA, keystone.users.member.id), consumer_generation: 1 });
+  return { provider, projectA, projectB, consumerA, consumerB, batchRequest, requestA, now: new Date().toISOString(), nothing: randomUUID() };
 }
 
 /** The ids an answer must not show to a caller of the other project. */

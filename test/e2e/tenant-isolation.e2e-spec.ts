@@ -19,6 +19,7 @@ const OPENED = [
   'placement:allocations:list', 'placement:ledger:consumers:history', 'placement:ledger:events',
   'placement:ledger:audit:provider_claims', 'placement:ledger:audit:request', 'placement:ledger:audit:stale_consumers',
   'placement:ledger:resource_providers:tree', 'placement:ledger:capacity', 'placement:ledger:resource_providers:history',
+  'placement:ledger:revert', 'placement:ledger:restore',
 ];
 
 const readerOf = (project: string): RequestOptions => ({ token: `reader-${project}:${project}`, headers: { 'x-roles': 'member,reader' } });
@@ -41,13 +42,13 @@ async function buildCloud(app: TestApp) {
   await claim(a1, A, null);
   await claim(b1, B, null);
   await claim(moved, B, null);
-  await claim(moved, A, 1, 2);
+  const moveToA = await claim(moved, A, 1, 2);
   const batch = await ok('POST', '/allocations', {
     [a2]: { allocations: { [rp]: { resources: { VCPU: 3 } } }, project_id: A, user_id: `user-${A}`, consumer_generation: null, consumer_type: 'INSTANCE' },
     [b2]: { allocations: { [rp]: { resources: { VCPU: 6 } } }, project_id: B, user_id: `user-${B}`, consumer_generation: null, consumer_type: 'INSTANCE' },
   });
-  await ok('DELETE', `/allocations/${a1}`);
-  return { rp, a1, a2, b1, b2, moved, batch };
+  const deleteA1 = await ok('DELETE', `/allocations/${a1}`);
+  return { rp, a1, a2, b1, b2, moved, batch, moveToA, deleteA1 };
 }
 
 type Cloud = Awaited<ReturnType<typeof buildCloud>>;
@@ -95,6 +96,9 @@ describe('tenant isolation: the ledger judged against the data it shows', () => 
       for (const path of paths) {
         const reply = await app.request('GET', path, readerOf(A));
         expect([path, reply.status, named(cloud, reply.text)]).toEqual([path, 403, []]);
+      }
+      for (const [path, body] of [['/ledger/revert', { request_id: cloud.deleteA1 }], ['/ledger/restore', { as_of: new Date().toISOString(), projects: [A] }]] as const) {
+        expect([path, (await app.request('POST', path, { ...readerOf(A), body })).status]).toEqual([path, 403]);
       }
     });
 
@@ -254,5 +258,31 @@ describe('tenant isolation: the ledger judged against the data it shows', () => 
         await db.drop();
       }
     }, 120_000);
+
+    // Last: its revert brings a1 back, which the checks above do not expect.
+    it('lets a project take back its own consumers only, refused before anything is planned', async () => {
+      const undo = (path: string, body: object, project = A) => opened.request('POST', path, { version: '1.39', body, ...readerOf(project) });
+      const asOf = new Date().toISOString();
+      const { rp, a1, a2, b1, batch, moveToA, deleteA1 } = openedCloud;
+      const refused: [string, object][] = [
+        ['/ledger/restore', { as_of: asOf, consumers: [b1] }], ['/ledger/restore', { as_of: asOf, consumers: [a2, b1] }],
+        ['/ledger/restore', { as_of: asOf, projects: [B] }], ['/ledger/restore', { as_of: asOf, providers: [rp], with_consumers: false }],
+        // Two projects' consumers; the consumer that was B's before this request made it A's; a request never written.
+        ['/ledger/revert', { request_id: batch }], ['/ledger/revert', { request_id: moveToA }], ['/ledger/revert', { request_id: `req-${randomUUID()}` }],
+      ];
+      for (const [path, body] of refused) {
+        const reply = await undo(path, body);
+        expect([path, body, reply.status, named(openedCloud, reply.text)]).toEqual([path, body, 403, []]);
+      }
+      expect((await opened.request('POST', '/ledger/revert', { version: '1.39', body: { request_id: `req-${randomUUID()}` } })).status).toBe(404);
+      expect((await opened.request('POST', '/ledger/revert', { version: '1.39', body: { request_id: batch } })).status).toBe(200);
+      expect((await undo('/ledger/restore', { as_of: asOf, projects: [A] })).status).toBe(200);
+      expect((await undo('/ledger/revert', { request_id: deleteA1 }, B)).status).toBe(403);
+      const plan = await undo('/ledger/revert', { request_id: deleteA1 });
+      expect([plan.status, plan.body.status, named(openedCloud, plan.text).sort()]).toEqual([200, 'ready', ['A', 'a1', 'rp']]);
+      const applied = await undo('/ledger/revert', { request_id: deleteA1, apply: true, plan_hash: plan.body.plan_hash });
+      expect([applied.status, applied.body.applied]).toEqual([200, true]);
+      expect((await opened.request('GET', `/allocations/${a1}`, { version: '1.39' })).body.allocations[rp].resources).toEqual({ VCPU: 1 });
+    });
   });
 });

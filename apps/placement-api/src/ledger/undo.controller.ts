@@ -5,7 +5,8 @@ import { canonicalUuid } from '../allocations/allocation-body.js';
 import { ApiRoute } from '../platform/api-route.js';
 import { extractJson } from '../platform/json-body.js';
 import { httpBadRequest } from '../platform/placement-error.js';
-import { RawBody, Who } from '../platform/request-params.js';
+import type { Access } from '../platform/policy/access.js';
+import { Judged, RawBody, Who } from '../platform/request-params.js';
 import { parseAsOfParam } from './ledger-params.js';
 import { presentUndo } from './undo.presenter.js';
 import { RESTORE_BODY, REVERT_BODY } from './undo.schemas.js';
@@ -23,7 +24,8 @@ function applyOptions(body: ApplyBody): UndoOptions {
 
 /**
  * Undoing an incident: revert one request, or restore streams to a moment. Each answers the plan;
- * with apply and the plan's hash, it appends exactly that plan, as one write of its own.
+ * with apply and the plan's hash, it appends exactly that plan, as one write of its own. Both are
+ * judged against the owners of the streams they take back (route-policies.ts, undo-access.ts).
  */
 @Controller('ledger')
 export class LedgerUndoController {
@@ -32,17 +34,17 @@ export class LedgerUndoController {
   @Post('revert')
   @HttpCode(200)
   @ApiRoute({ consumes: true, produces: true })
-  async revert(@Who() caller: Caller, @RawBody() raw: string | undefined) {
+  async revert(@Who() caller: Caller, @Judged() access: Access, @RawBody() raw: string | undefined) {
     const body = extractJson<RevertBody>(raw, REVERT_BODY);
     const options = applyOptions(body);
-    const outcome = await this.undo.run({ kind: 'revert', requestId: body.request_id, forceStreams: body.force_streams ?? [] }, caller, options);
+    const outcome = await this.undo.run({ kind: 'revert', requestId: body.request_id, forceStreams: body.force_streams ?? [] }, caller, options, access);
     return presentUndo(outcome, caller.requestId);
   }
 
   @Post('restore')
   @HttpCode(200)
   @ApiRoute({ consumes: true, produces: true })
-  async restore(@Who() caller: Caller, @RawBody() raw: string | undefined) {
+  async restore(@Who() caller: Caller, @Judged() access: Access, @RawBody() raw: string | undefined) {
     const body = extractJson<RestoreBody>(raw, RESTORE_BODY);
     const options = applyOptions(body);
     const asOf = parseAsOfParam(body.as_of);
@@ -54,6 +56,6 @@ export class LedgerUndoController {
       throw httpBadRequest('A restore needs a scope: providers, consumers, projects or aggregates');
     }
     if (scope.tree && scope.providers.length === 0) throw httpBadRequest('tree restores the trees of the providers named: name at least one');
-    return presentUndo(await this.undo.run({ kind: 'restore', asOf, scope }, caller, options), caller.requestId);
+    return presentUndo(await this.undo.run({ kind: 'restore', asOf, scope }, caller, options, access), caller.requestId);
   }
 }

@@ -12,6 +12,7 @@ import { Caller } from '../shared/caller.js';
 import { CommandRunner } from '../shared/command-runner.js';
 import { READ_DB, ReadDb } from '../shared/read-db.js';
 import { RestoreTargets } from './restore-targets.js';
+import { judgeScope, judgeTargets, UndoAccess } from './undo-access.js';
 import { LaterWrite, RequestStreams, RevertTargets } from './revert-targets.js';
 import { gatherUndoInput, Targets } from './undo-facts.js';
 import { outcomeOf, UndoOutcome } from './undo-outcome.js';
@@ -34,14 +35,17 @@ export class UndoService {
     private readonly reverts: RevertTargets,
   ) {}
 
-  async run(request: UndoRequest, caller: Caller, options: UndoOptions): Promise<UndoOutcome> {
-    const reverted = request.kind === 'revert' ? await this.requestStreams(request.requestId) : null;
+  /** `access` judges every stream the undo would take back against its owner (undo-access.ts), before it is planned. */
+  async run(request: UndoRequest, caller: Caller, options: UndoOptions, access: UndoAccess): Promise<UndoOutcome> {
+    if (request.kind === 'restore') judgeScope(access, request.scope);
+    const reverted = request.kind === 'revert' ? await this.requestStreams(request.requestId, access) : null;
     const targets: Targets = request.kind === 'revert' ? revertTargetsOf(reverted!) : await this.restores.resolve(request.scope, request.asOf);
     const point = request.kind === 'revert' ? request.requestId : describeAsOf(request.asOf);
     const metadata: Record<string, string> = request.kind === 'revert'
       ? { operation: 'revert', reverted_request: request.requestId } : { operation: 'restore', restored_to: point };
     return this.runner.run(caller, async (attempt) => {
       const input = await gatherUndoInput(request.kind, targets, attempt, this.store, this.lookups, this.db);
+      judgeTargets(access, targets, input.consumersNow);
       const later = reverted ? await this.laterWrites(reverted) : [];
       const forcing = new Set(request.kind === 'revert' ? request.forceStreams : []);
       const isForced = (write: LaterWrite) => forcing.has(write.stream) || forcing.has(write.stream.replace(/^(provider|consumer)-/, ''));
@@ -57,9 +61,14 @@ export class UndoService {
     }, { metadata });
   }
 
-  private async requestStreams(requestId: string): Promise<RequestStreams> {
+  private async requestStreams(requestId: string, access: UndoAccess): Promise<RequestStreams> {
     const events = await this.store.readRequest(requestId);
-    if (events.length === 0) throw notFound(`No events were written by request ${requestId}`);
+    if (events.length === 0) {
+      // Only to a caller who may act for every project: to the others, a request of another
+      // project's and one that never was look alike.
+      access.require(null);
+      throw notFound(`No events were written by request ${requestId}`);
+    }
     return this.reverts.resolve(events);
   }
 

@@ -63,9 +63,11 @@ const LEDGER_RULES: readonly RuleDefault[] = [
   project('placement:ledger:capacity', 'rule:admin_or_service_api',
     'Capacity and usage per resource class and aggregate, with the projects using most, each judged against its own project.'),
   project('placement:ledger:revert', 'rule:admin_api',
-    'Plan or apply the revert of one request: the streams it changed taken back to just before it.'),
+    'Plan or apply the revert of one request: the streams it changed taken back to just before it, each consumer judged '
+    + 'against its project now and then; providers only for who may act for every project.'),
   project('placement:ledger:restore', 'rule:admin_api',
-    'Plan or apply the restore of providers and consumers to their state at a past moment.'),
+    'Plan or apply the restore of providers and consumers to their state at a past moment, each consumer judged '
+    + 'against its project now and then; providers only for who may act for every project.'),
   project('placement:api_description:show', 'rule:admin_or_service_api', 'The OpenAPI description of the routes (/openapi.json).'),
 ];
 

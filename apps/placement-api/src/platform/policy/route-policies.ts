@@ -107,9 +107,11 @@ export const ROUTE_POLICIES: Readonly<Record<string, RoutePolicy | null>> = {
   // Ours: a merge patch of a consumer's allocations writes what PUT /allocations/{consumer} writes, under its rule.
   'PATCH /ledger/allocations/:consumer_uuid': caller('placement:allocations:update'),
 
-  // Ours: undoing an incident writes to any provider and consumer in scope, so it is an operator's act.
-  'POST /ledger/revert': caller('placement:ledger:revert'),
-  'POST /ledger/restore': caller('placement:ledger:restore'),
+  // Ours: undoing an incident writes to any provider and consumer in scope and shows them in its
+  // plan: an operator's act by default, and judged against each stream's owner, so that a rule
+  // opened to a project lets it take back that project's consumers only.
+  'POST /ledger/revert': data('placement:ledger:revert'),
+  'POST /ledger/restore': data('placement:ledger:restore'),
 
   // Ours: usage over time, judged against the project asked about, as GET /usages. The pages
   // (dashboard, console) hold no data and a browser opens them without a token; their calls carry one.
