@@ -69,6 +69,7 @@ export const OPENED_POLICY: Readonly<Record<string, string>> = Object.fromEntrie
   'placement:allocations:list', 'placement:ledger:consumers:history', 'placement:ledger:events', 'placement:ledger:audit:provider_claims',
   'placement:ledger:audit:request', 'placement:ledger:audit:stale_consumers', 'placement:ledger:resource_providers:tree',
   'placement:ledger:capacity', 'placement:ledger:resource_providers:history', 'placement:ledger:revert', 'placement:ledger:restore',
+  'placement:resource_providers:allocations:list',
 ].map((rule) => [rule, 'rule:admin_or_project_reader_or_service_api']));
 
 type Column = Readonly<Record<Principal, Verdict>>;
@@ -148,7 +149,8 @@ export const ACCESS_MATRIX: readonly MatrixRow[] = [
   guarded('GET /resource_providers/{uuid}/usages', 'placement:resource_providers:usages', read((f) => `/resource_providers/${f.provider}/usages`)),
   guarded('GET /resource_providers/{uuid}/aggregates', 'placement:resource_providers:aggregates:list', read((f) => `/resource_providers/${f.provider}/aggregates`)),
   guarded('PUT /resource_providers/{uuid}/aggregates', 'placement:resource_providers:aggregates:update', refusedWrite((f) => `/resource_providers/${f.provider}/aggregates`)),
-  guarded('GET /resource_providers/{uuid}/allocations', 'placement:resource_providers:allocations:list', read((f) => `/resource_providers/${f.provider}/allocations`)),
+  guarded('GET /resource_providers/{uuid}/allocations', 'placement:resource_providers:allocations:list',
+    read((f) => `/resource_providers/${f.provider}/allocations`), EVERY_PROJECT),
 
   guarded('POST /allocations', 'placement:allocations:manage', refusedWrite(() => '/allocations', [])),
   guarded('GET /allocations/{consumer_uuid}', 'placement:allocations:list', read((f) => `/allocations/${f.consumerA}`), CONSUMER_OF_A),
@@ -192,6 +194,7 @@ export const ACCESS_MATRIX: readonly MatrixRow[] = [
     `GET /ledger/as-of/resource_providers/{uuid}/${tail}`,
     tail === 'usages' ? 'placement:resource_providers:usages' : `placement:resource_providers:${tail}:list`,
     read((f) => `/ledger/as-of/resource_providers/${f.provider}/${tail}?${asOf(f)}`),
+    tail === 'allocations' ? EVERY_PROJECT : ADMIN_OR_SERVICE,
   )),
   guarded('GET /ledger/as-of/allocations/{consumer_uuid}', 'placement:allocations:list', read((f) => `/ledger/as-of/allocations/${f.consumerA}?${asOf(f)}`), CONSUMER_OF_A),
   guarded('PATCH /ledger/allocations/{consumer_uuid}', 'placement:allocations:update',

@@ -19,7 +19,7 @@ const OPENED = [
   'placement:allocations:list', 'placement:ledger:consumers:history', 'placement:ledger:events',
   'placement:ledger:audit:provider_claims', 'placement:ledger:audit:request', 'placement:ledger:audit:stale_consumers',
   'placement:ledger:resource_providers:tree', 'placement:ledger:capacity', 'placement:ledger:resource_providers:history',
-  'placement:ledger:revert', 'placement:ledger:restore',
+  'placement:ledger:revert', 'placement:ledger:restore', 'placement:resource_providers:allocations:list',
 ];
 
 const readerOf = (project: string): RequestOptions => ({ token: `reader-${project}:${project}`, headers: { 'x-roles': 'member,reader' } });
@@ -91,7 +91,8 @@ describe('tenant isolation: the ledger judged against the data it shows', () => 
         `/allocations/${cloud.a2}`, `/ledger/consumers/${cloud.a2}/history`, '/ledger/events', '/ledger/events?wait=1',
         `/ledger/audit/request/${cloud.batch}`, '/ledger/audit/stale-consumers?older_than=PT1S', `/ledger/audit/provider-claims?provider=${cloud.rp}`,
         `/ledger/as-of/allocations/${cloud.a2}?as_of=${new Date().toISOString()}`, `/ledger/resource_providers/${cloud.rp}/history`,
-        `/ledger/resource_providers/${cloud.rp}/tree`, '/ledger/capacity',
+        `/ledger/resource_providers/${cloud.rp}/tree`, '/ledger/capacity', `/resource_providers/${cloud.rp}/allocations`,
+        `/ledger/as-of/resource_providers/${cloud.rp}/allocations?as_of=${new Date().toISOString()}`,
       ];
       for (const path of paths) {
         const reply = await app.request('GET', path, readerOf(A));
@@ -227,6 +228,28 @@ describe('tenant isolation: the ledger judged against the data it shows', () => 
       expect(all.slice(0, 6)).toEqual([
         { [a1]: { VCPU: 1 } }, { [b1]: { VCPU: 1 } }, { [moved]: { VCPU: 1 } }, { [moved]: { VCPU: 2 } }, { [a2]: { VCPU: 3 }, [b2]: { VCPU: 6 } }, { [a1]: {} },
       ]);
+    });
+
+    it('lists a provider\'s consumers, now and as of a past point, each only to the project that held it then', async () => {
+      const { rp, moved } = openedCloud;
+      const holders = async (path: string, project?: string) => {
+        const reply = project ? await ask(path, project) : await opened.request('GET', path, { version: '1.39' });
+        expect([path, reply.status, reply.body.resource_provider_generation]).toEqual([path, 200, expect.any(Number)]);
+        return named(openedCloud, JSON.stringify(Object.keys(reply.body.allocations))).sort();
+      };
+      const now = `/resource_providers/${rp}/allocations`;
+      expect(await holders(now)).toEqual(['a2', 'b1', 'b2', 'moved']);
+      expect(await holders(now, A)).toEqual(['a2', 'moved']);
+      expect(await holders(now, B)).toEqual(['b1', 'b2']);
+      expect(await holders(now, `proj-c-${randomUUID().slice(0, 8)}`)).toEqual([]);
+      // Once B's claim for the consumer that moved reached the provider: B's then.
+      const history = (await opened.request('GET', `/ledger/resource_providers/${rp}/history?limit=1000`)).body.events as
+        (HistoryEvent & { position: string })[];
+      const claimedByB = history.find((event) => event.type === 'ProviderAllocationsChanged' && event.data.consumers && moved in event.data.consumers)!;
+      const then = `/ledger/as-of/resource_providers/${rp}/allocations?as_of=${claimedByB.position}`;
+      expect(await holders(then)).toEqual(['a1', 'b1', 'moved']);
+      expect(await holders(then, A)).toEqual(['a1']);
+      expect(await holders(then, B)).toEqual(['b1', 'moved']);
     });
 
     it('judges an imported provider\'s holdings against the consumers imported after it', async () => {

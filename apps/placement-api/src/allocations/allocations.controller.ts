@@ -74,9 +74,14 @@ export class AllocationsController {
 
   @Get('resource_providers/:uuid/allocations')
   @ApiRoute({ produces: true })
-  async forProvider(@Ver() version: Version, @Param('uuid') uuid: string, @Res({ passthrough: true }) reply: FastifyReply) {
+  async forProvider(
+    @Ver() version: Version, @Param('uuid') uuid: string, @Judged() access: Access, @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     const found: ProviderAllocations = await this.queries.execute(new GetProviderAllocations(uuid));
-    setLastModified(reply, version, lastWritten(found.rows));
-    return presentProviderAllocations(found, version);
+    // Each consumer against its own project (upstream: against the caller), so that a rule opened
+    // to a project shows it its own consumers on the provider; the provider's generation is no project's.
+    const rows = access.filter(found.rows, (row) => ({ projectId: row.project_id, userId: row.user_id }));
+    setLastModified(reply, version, lastWritten(rows));
+    return presentProviderAllocations({ ...found, rows }, version);
   }
 }

@@ -60,9 +60,14 @@ export class LedgerAsOfController {
 
   @Get('resource_providers/:uuid/allocations')
   @ApiRoute({ produces: true })
-  async providerAllocations(@Param('uuid') uuid: string, @QueryParams() query: URLSearchParams) {
+  async providerAllocations(@Param('uuid') uuid: string, @QueryParams() query: URLSearchParams, @Judged() access: Access) {
     const found: ProviderAllocationsAsOf = await this.queries.execute(new GetProviderAllocationsAsOf(uuid, parseAsOfQuery(query)));
-    return presentProviderAllocationsAsOf(found);
+    // Judged as GET /resource_providers/{uuid}/allocations, each consumer against its owner then.
+    const shown = new Set(access.filter(Object.keys(found.provider.allocations), (consumer) => {
+      const state = found.consumers.get(consumer);
+      return state?.status === 'active' ? state : null;
+    }));
+    return presentProviderAllocationsAsOf(found, shown);
   }
 
   @Get('allocations/:consumer_uuid')

@@ -29,10 +29,13 @@ export function presentProviderUsagesAsOf(provider: ActiveProvider) {
   return { resource_provider_generation: provider.generation, usages };
 }
 
-export function presentProviderAllocationsAsOf({ provider, consumerGenerations }: ProviderAllocationsAsOf) {
+/** `shown`: the consumers the caller may see (each judged against its owner then). */
+export function presentProviderAllocationsAsOf({ provider, consumers }: ProviderAllocationsAsOf, shown: ReadonlySet<string>) {
   const allocations: Record<string, { resources: Record<string, number>; consumer_generation: number | null }> = {};
   for (const [consumer, resources] of Object.entries(provider.allocations)) {
-    allocations[consumer] = { resources: { ...resources }, consumer_generation: consumerGenerations.get(consumer) ?? null };
+    if (!shown.has(consumer)) continue;
+    const state = consumers.get(consumer);
+    allocations[consumer] = { resources: { ...resources }, consumer_generation: state?.status === 'active' ? state.generation : null };
   }
   return { allocations, resource_provider_generation: provider.generation };
 }

@@ -46,8 +46,8 @@ export class GetProviderAllocationsAsOf extends ReadAsOf {}
 
 export interface ProviderAllocationsAsOf {
   readonly provider: ActiveProvider;
-  /** Each holding consumer's generation at the same point. */
-  readonly consumerGenerations: ReadonlyMap<string, number | null>;
+  /** Each holding consumer at the same point: its generation and its owner then. */
+  readonly consumers: ReadonlyMap<string, ConsumerState>;
 }
 
 @QueryHandler(GetProviderAllocationsAsOf)
@@ -55,8 +55,7 @@ export class GetProviderAllocationsAsOfHandler extends AsOfHandler implements IQ
   async execute({ uuid, asOf }: GetProviderAllocationsAsOf): Promise<ProviderAllocationsAsOf> {
     const provider = (await this.replayer.providers([uuid], asOf)).get(uuid)!;
     if (provider.status !== 'active') throw missingProvider(uuid, asOf);
-    const consumers = await this.replayer.consumers(Object.keys(provider.allocations), asOf);
-    return { provider, consumerGenerations: generationsOf(consumers) };
+    return { provider, consumers: await this.replayer.consumers(Object.keys(provider.allocations), asOf) };
   }
 }
 

@@ -50,7 +50,9 @@ export const ROUTE_POLICIES: Readonly<Record<string, RoutePolicy | null>> = {
   'GET /resource_providers/:uuid/usages': caller('placement:resource_providers:usages'),
   'GET /resource_providers/:uuid/aggregates': caller('placement:resource_providers:aggregates:list'),
   'PUT /resource_providers/:uuid/aggregates': caller('placement:resource_providers:aggregates:update'),
-  'GET /resource_providers/:uuid/allocations': caller('placement:resource_providers:allocations:list'),
+  // Upstream judges against the caller's own project; we judge each consumer against its own, as
+  // GET /allocations/{consumer}, so that a rule opened to project readers shows each its own.
+  'GET /resource_providers/:uuid/allocations': data('placement:resource_providers:allocations:list'),
 
   'GET /resource_providers/:uuid/traits': caller('placement:resource_providers:traits:list'),
   'PUT /resource_providers/:uuid/traits': caller('placement:resource_providers:traits:update'),
@@ -99,7 +101,7 @@ export const ROUTE_POLICIES: Readonly<Record<string, RoutePolicy | null>> = {
   'GET /ledger/as-of/resource_providers/:uuid/traits': caller('placement:resource_providers:traits:list'),
   'GET /ledger/as-of/resource_providers/:uuid/aggregates': caller('placement:resource_providers:aggregates:list'),
   'GET /ledger/as-of/resource_providers/:uuid/usages': caller('placement:resource_providers:usages'),
-  'GET /ledger/as-of/resource_providers/:uuid/allocations': caller('placement:resource_providers:allocations:list'),
+  'GET /ledger/as-of/resource_providers/:uuid/allocations': data('placement:resource_providers:allocations:list'),
   'GET /ledger/as-of/allocations/:consumer_uuid': data('placement:allocations:list'),
   'GET /ledger/as-of/usages': asked('placement:usages'),
   'GET /ledger/explain/allocation_candidates': caller('placement:allocation_candidates:list'),

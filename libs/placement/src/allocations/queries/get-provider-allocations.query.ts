@@ -4,6 +4,9 @@ import { noProvider, ProviderQuery, ProviderRowsHandler } from '../../shared/pro
 interface ProviderAllocationRow {
   readonly consumer_uuid: string;
   readonly consumer_generation: number;
+  /** The consumer's owner, against whom the route judges the row. */
+  readonly project_id: string;
+  readonly user_id: string;
   readonly resource_class: string;
   readonly used: number;
   readonly created_at: Date;
@@ -26,7 +29,8 @@ type Joined = { generation: number } & Partial<ProviderAllocationRow>;
  */
 @QueryHandler(GetProviderAllocations)
 export class GetProviderAllocationsHandler extends ProviderRowsHandler<GetProviderAllocations, Joined, ProviderAllocations> {
-  protected readonly sql = `SELECT p.generation, a.consumer_uuid, c.generation AS consumer_generation, a.resource_class, a.used, a.created_at, a.updated_at
+  protected readonly sql = `SELECT p.generation, a.consumer_uuid, c.generation AS consumer_generation, c.project_id, c.user_id,
+              a.resource_class, a.used, a.created_at, a.updated_at
          FROM rm_resource_providers p
          LEFT JOIN rm_allocations a ON a.provider_uuid = p.uuid
          LEFT JOIN rm_consumers c ON c.uuid = a.consumer_uuid
