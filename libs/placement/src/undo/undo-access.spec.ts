@@ -1,6 +1,7 @@
 import type { ProviderState } from '#domain/index.js';
 import type { ConsumerState } from '#domain/consumer/index.js';
-import { judgeScope, judgeTargets, UndoAccess, UndoOwner } from './undo-access.js';
+import type { EventOwner } from '../ledger/event-owners.js';
+import { judgeScope, judgeTargets, UndoAccess } from './undo-access.js';
 import type { Targets } from './undo-facts.js';
 
 const held = (projectId: string): ConsumerState => ({
@@ -13,7 +14,7 @@ function projectA(): UndoAccess & { asked: (string | null)[] } {
   const asked: (string | null)[] = [];
   return {
     asked,
-    require(owner: UndoOwner | null) {
+    require(owner: EventOwner | null) {
       asked.push(owner?.projectId ?? null);
       if (owner?.projectId !== 'A') throw new Error('403');
     },

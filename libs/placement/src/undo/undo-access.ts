@@ -1,16 +1,11 @@
 import type { ConsumerState } from '#domain/consumer/index.js';
+import type { EventOwner } from '../ledger/event-owners.js';
 import type { Targets } from './undo-facts.js';
 import type { RestoreScope } from './undo-request.js';
 
-/** Whose data a stream is: a consumer's project and user. */
-export interface UndoOwner {
-  readonly projectId: string;
-  readonly userId: string | null;
-}
-
 /** The judgement of the route that asked for the undo (the API's Access): refuses an owner the caller may not act for. */
 export interface UndoAccess {
-  require(owner: UndoOwner | null): void;
+  require(owner: EventOwner | null): void;
 }
 
 /**
