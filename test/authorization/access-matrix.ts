@@ -1,7 +1,7 @@
 /**
  * Who may do what: every route of /openapi.json against every kind of caller, for the default
- * policy with scope enforced and not, and with the ledger's consumer routes opened to project
- * readers by a policy file (OPENED_POLICY). test/e2e/access-matrix.e2e-spec.ts walks it against a
+ * policy with scope enforced and not, and with the routes judged against their data opened by a
+ * policy file (OPENED_POLICY): the reads to project readers, the consumer writes to members. test/e2e/access-matrix.e2e-spec.ts walks it against a
  * real Keystone and fails on a route without a row; docs/authorization.md shows it
  * (matrix-table.ts renders it, and a spec checks the page holds the rendering).
  */
@@ -39,7 +39,10 @@ export interface MatrixFixture {
 
 export interface Probe {
   readonly path: string;
-  /** An object is sent as JSON; a write is probed with a body its schema refuses, so that nothing changes. */
+  /**
+   * An object is sent as JSON. A write is probed so that nothing changes: with a body its schema
+   * refuses, or, where it is judged against its data, with a generation the data is not at.
+   */
   readonly body?: unknown;
   readonly contentType?: string;
   readonly accept?: string;
@@ -64,13 +67,23 @@ export interface MatrixRow {
   readonly cases: readonly MatrixCase[];
 }
 
-/** The policy file of the `opened` mode: the ledger's routes judged against their data opened to each project's readers. */
+/** Let each project's members write (no default rule says that much): admin, service, or a member of the data's project. */
+const PROJECT_MEMBER = 'role:admin or (role:member and project_id:%(project_id)s) or role:service';
+
+/**
+ * The policy file of the `opened` mode: the routes judged against their data opened to each
+ * project's readers, and those writing consumers to its members.
+ */
 export const OPENED_POLICY: Readonly<Record<string, string>> = Object.fromEntries([
-  'placement:allocations:list', 'placement:ledger:consumers:history', 'placement:ledger:events', 'placement:ledger:audit:provider_claims',
-  'placement:ledger:audit:request', 'placement:ledger:audit:stale_consumers', 'placement:ledger:resource_providers:tree',
-  'placement:ledger:capacity', 'placement:ledger:resource_providers:history', 'placement:ledger:revert', 'placement:ledger:restore',
-  'placement:resource_providers:allocations:list',
-].map((rule) => [rule, 'rule:admin_or_project_reader_or_service_api']));
+  ...[
+    'placement:allocations:list', 'placement:ledger:consumers:history', 'placement:ledger:events', 'placement:ledger:audit:provider_claims',
+    'placement:ledger:audit:request', 'placement:ledger:audit:stale_consumers', 'placement:ledger:resource_providers:tree',
+    'placement:ledger:capacity', 'placement:ledger:resource_providers:history', 'placement:ledger:revert', 'placement:ledger:restore',
+    'placement:resource_providers:allocations:list',
+  ].map((rule) => [rule, 'rule:admin_or_project_reader_or_service_api']),
+  ...['placement:allocations:update', 'placement:allocations:manage', 'placement:allocations:delete', 'placement:reshaper:reshape']
+    .map((rule) => [rule, PROJECT_MEMBER]),
+]);
 
 type Column = Readonly<Record<Principal, Verdict>>;
 const column = (allowed: readonly Principal[], filtered: readonly Principal[] = []): Column =>
@@ -103,6 +116,10 @@ const PROJECT_A_READERS = {
 const CONSUMER_OF_A = { ...ADMIN_OR_SERVICE, opened: column([...ADMIN_SERVICE, ...A_PEOPLE]) };
 /** Every project's consumers (or projects): admin and service; opened, each project's readers see their own. */
 const EVERY_PROJECT = { ...ADMIN_OR_SERVICE, opened: column(ADMIN_SERVICE, [...A_PEOPLE, 'b_member']) };
+/** Writing one of A's consumers: admin and service; opened, A's member too (not its reader) and never B's. */
+const WRITE_OF_A = { ...ADMIN_OR_SERVICE, opened: column([...ADMIN_SERVICE, 'a_member']) };
+/** Writing what two projects hold, or a consumer nobody holds: admin and service, whatever is opened. */
+const WRITE_OF_ALL = { ...ADMIN_OR_SERVICE, opened: column(ADMIN_SERVICE) };
 
 const one = (probe: MatrixCase['probe'], verdicts: MatrixCase['verdicts']): MatrixCase[] => [{ probe, verdicts }];
 const read = (path: (f: MatrixFixture) => string, ok = 200) => (f: MatrixFixture): Probe => ({ path: path(f), ok });
@@ -112,6 +129,12 @@ const refusedWrite = (path: (f: MatrixFixture) => string, body: unknown = {}) =>
 const plan = (path: string, body: (f: MatrixFixture) => object) => (f: MatrixFixture): Probe => ({ path, body: body(f), ok: 200 });
 /** A delete of what does not exist: policy is judged before anything is looked up. */
 const missingDelete = (path: (f: MatrixFixture) => string) => (f: MatrixFixture): Probe => ({ path: path(f), ok: 404 });
+/** A consumer's claim of one VCPU at a generation it is not at: judged, then refused (409), so that nothing changes. */
+const staleClaim = (f: MatrixFixture, project: string) => ({
+  allocations: { [f.provider]: { resources: { VCPU: 1 } } }, project_id: project, user_id: 'matrix', consumer_generation: 999, consumer_type: 'INSTANCE',
+});
+const staleWrite = (path: (f: MatrixFixture) => string, body: (f: MatrixFixture) => object, contentType?: string) =>
+  (f: MatrixFixture): Probe => ({ path: path(f), body: body(f), ok: 409, ...(contentType ? { contentType } : {}) });
 const asOf = (f: MatrixFixture) => `as_of=${encodeURIComponent(f.now)}`;
 /** Usage over time from a day before the fixture's writes. */
 const dayBefore = (f: MatrixFixture) => `start=${encodeURIComponent(new Date(Date.parse(f.now) - 86_400_000).toISOString())}`;
@@ -152,10 +175,32 @@ export const ACCESS_MATRIX: readonly MatrixRow[] = [
   guarded('GET /resource_providers/{uuid}/allocations', 'placement:resource_providers:allocations:list',
     read((f) => `/resource_providers/${f.provider}/allocations`), EVERY_PROJECT),
 
-  guarded('POST /allocations', 'placement:allocations:manage', refusedWrite(() => '/allocations', [])),
+  {
+    route: 'POST /allocations', rule: 'placement:allocations:manage', cases: [
+      { about: "A's consumer, at a stale generation", probe: staleWrite(() => '/allocations', (f) => ({ [f.consumerA]: staleClaim(f, f.projectA) })), verdicts: WRITE_OF_A },
+      {
+        about: "A's and B's consumers, at stale generations",
+        probe: staleWrite(() => '/allocations', (f) => ({ [f.consumerA]: staleClaim(f, f.projectA), [f.consumerB]: staleClaim(f, f.projectB) })),
+        verdicts: WRITE_OF_ALL,
+      },
+    ],
+  },
   guarded('GET /allocations/{consumer_uuid}', 'placement:allocations:list', read((f) => `/allocations/${f.consumerA}`), CONSUMER_OF_A),
-  guarded('PUT /allocations/{consumer_uuid}', 'placement:allocations:update', refusedWrite((f) => `/allocations/${f.nothing}`)),
-  guarded('DELETE /allocations/{consumer_uuid}', 'placement:allocations:delete', missingDelete((f) => `/allocations/${f.nothing}`)),
+  {
+    route: 'PUT /allocations/{consumer_uuid}', rule: 'placement:allocations:update', cases: [
+      { about: "A's consumer, at a stale generation", probe: staleWrite((f) => `/allocations/${f.consumerA}`, (f) => staleClaim(f, f.projectA)), verdicts: WRITE_OF_A },
+      {
+        about: "A's consumer charged to B, at a stale generation",
+        probe: staleWrite((f) => `/allocations/${f.consumerA}`, (f) => staleClaim(f, f.projectB)),
+        verdicts: WRITE_OF_ALL,
+      },
+    ],
+  },
+  {
+    route: 'DELETE /allocations/{consumer_uuid}', rule: 'placement:allocations:delete', cases: [
+      { about: 'a consumer nobody holds', probe: missingDelete((f) => `/allocations/${f.nothing}`), verdicts: WRITE_OF_ALL },
+    ],
+  },
 
   guarded('GET /allocation_candidates', 'placement:allocation_candidates:list', read(() => '/allocation_candidates?resources=VCPU:1')),
 
@@ -168,7 +213,16 @@ export const ACCESS_MATRIX: readonly MatrixRow[] = [
   guarded('DELETE /resource_providers/{uuid}/traits', 'placement:resource_providers:traits:delete', missingDelete((f) => `/resource_providers/${f.nothing}/traits`)),
 
   guarded('GET /usages', 'placement:usages', read((f) => `/usages?project_id=${f.projectA}`), PROJECT_A_READERS),
-  guarded('POST /reshaper', 'placement:reshaper:reshape', refusedWrite(() => '/reshaper')),
+  {
+    route: 'POST /reshaper', rule: 'placement:reshaper:reshape', cases: [{
+      about: "A's consumer, at stale generations",
+      probe: staleWrite(() => '/reshaper', (f) => ({
+        inventories: { [f.provider]: { resource_provider_generation: 999, inventories: { VCPU: { total: 16 } } } },
+        allocations: { [f.consumerA]: staleClaim(f, f.projectA) },
+      })),
+      verdicts: WRITE_OF_A,
+    }],
+  },
 
   open('GET /healthz', read(() => '/healthz')),
   open('GET /readyz', read(() => '/readyz')),
@@ -197,8 +251,13 @@ export const ACCESS_MATRIX: readonly MatrixRow[] = [
     tail === 'allocations' ? EVERY_PROJECT : ADMIN_OR_SERVICE,
   )),
   guarded('GET /ledger/as-of/allocations/{consumer_uuid}', 'placement:allocations:list', read((f) => `/ledger/as-of/allocations/${f.consumerA}?${asOf(f)}`), CONSUMER_OF_A),
-  guarded('PATCH /ledger/allocations/{consumer_uuid}', 'placement:allocations:update',
-    (f): Probe => ({ path: `/ledger/allocations/${f.nothing}`, body: {}, contentType: 'application/merge-patch+json', ok: 400 })),
+  {
+    route: 'PATCH /ledger/allocations/{consumer_uuid}', rule: 'placement:allocations:update', cases: [{
+      about: "A's consumer, at a stale generation",
+      probe: staleWrite((f) => `/ledger/allocations/${f.consumerA}`, () => ({ consumer_generation: 999 }), 'application/merge-patch+json'),
+      verdicts: WRITE_OF_A,
+    }],
+  },
   {
     route: 'POST /ledger/revert', rule: 'placement:ledger:revert', cases: [
       { about: "a plan: a request that wrote A's consumer", probe: plan('/ledger/revert', (f) => ({ request_id: f.requestA })), verdicts: UNDO_OF_A },

@@ -27,8 +27,9 @@ function table(rows: readonly MatrixRow[], modes: readonly Mode[], keep: (row: M
   return lines.join('\n');
 }
 
-const differs = (row: MatrixRow, index: number) =>
-  PRINCIPALS.some((principal) => row.cases[index].verdicts.opened[principal] !== row.cases[index].verdicts.scope_on[principal]);
+/** The rows the opened file changes, and those of the rules it names even where they still refuse. */
+const opened = (row: MatrixRow, index: number) => (row.rule !== null && row.rule in OPENED_POLICY)
+  || PRINCIPALS.some((principal) => row.cases[index].verdicts.opened[principal] !== row.cases[index].verdicts.scope_on[principal]);
 
 /** The matrix as docs/authorization.md shows it, between its two markers. */
 export function renderMatrix(rows: readonly MatrixRow[] = ACCESS_MATRIX): string {
@@ -38,13 +39,14 @@ export function renderMatrix(rows: readonly MatrixRow[] = ACCESS_MATRIX): string
     '',
     table(rows, ['scope_on', 'scope_off'], () => true),
     '',
-    'With the ledger\'s routes judged against their data opened to project readers by this policy file (the rows that change):',
+    'With the routes judged against their data opened by this policy file, the reads to project readers and the consumer writes',
+    'to project members (the rows of the rules it names):',
     '',
     '```yaml',
     ...Object.entries(OPENED_POLICY).map(([rule, check]) => `"${rule}": "${check}"`),
     '```',
     '',
-    table(rows, ['opened'], differs),
+    table(rows, ['opened'], opened),
     '<!-- end of access matrix -->',
   ].join('\n');
 }

@@ -14,6 +14,8 @@ import { RequestOptions, startTestApp, TestApp } from '../support/test-app.js';
  * readers by a policy file, each judges what it shows against the data's own project: a
  * consumer's (then and now), each event's, each claim's, each row's, each holder's (on a tree now,
  * in a provider's history then) and each top project's; never against what the caller says of itself.
+ * The consumer writes opened to project members judge each consumer against who holds it before
+ * and who it is charged to after.
  */
 const OPENED = [
   'placement:allocations:list', 'placement:ledger:consumers:history', 'placement:ledger:events',
@@ -21,6 +23,8 @@ const OPENED = [
   'placement:ledger:resource_providers:tree', 'placement:ledger:capacity', 'placement:ledger:resource_providers:history',
   'placement:ledger:revert', 'placement:ledger:restore', 'placement:resource_providers:allocations:list',
 ];
+const WRITES = ['placement:allocations:update', 'placement:allocations:manage', 'placement:allocations:delete', 'placement:reshaper:reshape'];
+const MEMBERS = 'role:admin or (role:member and project_id:%(project_id)s) or role:service';
 
 const readerOf = (project: string): RequestOptions => ({ token: `reader-${project}:${project}`, headers: { 'x-roles': 'member,reader' } });
 const A = `proj-a-${randomUUID().slice(0, 8)}`;
@@ -74,7 +78,9 @@ describe('tenant isolation: the ledger judged against the data it shows', () => 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'isolation-'));
     const file = join(dir, 'policy.yaml');
-    writeFileSync(file, OPENED.map((rule) => `"${rule}": "rule:admin_or_project_reader_or_service_api"\n`).join(''));
+    writeFileSync(file, [
+      ...OPENED.map((rule) => `"${rule}": "rule:admin_or_project_reader_or_service_api"\n`), ...WRITES.map((rule) => `"${rule}": "${MEMBERS}"\n`),
+    ].join(''));
     [app, opened] = await Promise.all([startTestApp(), startTestApp({ PLACEMENT_POLICY_FILE: file })]);
     [cloud, openedCloud] = await Promise.all([buildCloud(app), buildCloud(opened)]);
     // The stale-consumer audit counts whole seconds since a consumer's last write.
@@ -306,6 +312,59 @@ describe('tenant isolation: the ledger judged against the data it shows', () => 
       const applied = await undo('/ledger/revert', { request_id: deleteA1, apply: true, plan_hash: plan.body.plan_hash });
       expect([applied.status, applied.body.applied]).toEqual([200, true]);
       expect((await opened.request('GET', `/allocations/${a1}`, { version: '1.39' })).body.allocations[rp].resources).toEqual({ VCPU: 1 });
+    });
+
+    it('lets a project\'s members write their own project\'s consumers only, and a refused write leaves no trace', async () => {
+      const rp = randomUUID();
+      const [mine, theirs, stray] = [randomUUID(), randomUUID(), randomUUID()];
+      const write = (method: string, path: string, body?: object, project = A, roles = 'member,reader') => opened.request(method, path, {
+        version: '1.39', body, token: `user-${project}:${project}`, headers: { 'x-roles': roles, ...(method === 'PATCH' ? { 'content-type': 'application/merge-patch+json' } : {}) },
+      });
+      const claim = (project: string, generation: number | null, vcpu = 1) => ({
+        allocations: { [rp]: { resources: { VCPU: vcpu } } }, project_id: project, user_id: `user-${project}`, consumer_generation: generation, consumer_type: 'INSTANCE',
+      });
+      const asAdmin = async (consumer: string) => (await opened.request('GET', `/allocations/${consumer}`, { version: '1.39' })).body;
+      const eventsOf = async (consumer: string) => (await opened.request('GET', `/ledger/consumers/${consumer}/history`)).body.events?.length ?? 0;
+      expect((await opened.request('POST', '/resource_providers', { version: '1.39', body: { name: `writes-${rp}`, uuid: rp } })).status).toBe(200);
+      await opened.request('PUT', `/resource_providers/${rp}/inventories`, { version: '1.39', body: { resource_provider_generation: 0, inventories: { VCPU: { total: 50 } } } });
+      expect((await write('PUT', `/allocations/${theirs}`, claim(B, null), B)).status).toBe(204);
+
+      expect((await write('PUT', `/allocations/${mine}`, claim(A, null))).status).toBe(204);
+      expect((await write('PUT', `/allocations/${mine}`, claim(A, 1), A, 'reader')).status).toBe(403);
+      const refused: [string, string, object?][] = [
+        // Charging B with a consumer; B's consumer as B's or as A's, new or not; both at once; a patch, a removal, a reshape of B's.
+        ['PUT', `/allocations/${stray}`, claim(B, null)], ['PUT', `/allocations/${theirs}`, claim(B, 1)], ['PUT', `/allocations/${theirs}`, claim(A, 1)],
+        ['PUT', `/allocations/${theirs}`, claim(A, null)], ['PUT', `/allocations/${mine}`, claim(B, 1)],
+        ['POST', '/allocations', { [mine]: claim(A, 1, 2), [theirs]: claim(B, 1, 2) }], ['POST', '/allocations', { [stray]: claim(B, null) }],
+        ['PATCH', `/ledger/allocations/${theirs}`, { consumer_generation: 1, allocations: { [rp]: { resources: { VCPU: 5 } } } }],
+        ['PATCH', `/ledger/allocations/${mine}`, { consumer_generation: 1, project_id: B }], ['PATCH', `/ledger/allocations/${stray}`, { consumer_generation: 1 }],
+        ['DELETE', `/allocations/${theirs}`], ['DELETE', `/allocations/${stray}`],
+        ['POST', '/reshaper', { inventories: { [rp]: { resource_provider_generation: 1, inventories: { VCPU: { total: 50 } } } }, allocations: { [theirs]: claim(B, 1) } }],
+      ];
+      for (const [method, path, body] of refused) {
+        const reply = await write(method, path, body);
+        expect([method, path, reply.status, reply.text.includes('generation')]).toEqual([method, path, 403, false]);
+      }
+      expect([await asAdmin(theirs), await asAdmin(mine), await asAdmin(stray)]).toMatchObject([
+        { allocations: { [rp]: { resources: { VCPU: 1 } } }, project_id: B, consumer_generation: 1 },
+        { allocations: { [rp]: { resources: { VCPU: 1 } } }, project_id: A, consumer_generation: 1 },
+        { allocations: {} },
+      ]);
+      expect([await eventsOf(theirs), await eventsOf(mine), await eventsOf(stray)]).toEqual([1, 1, 0]);
+
+      // B's member may do to B's consumer what A's was refused.
+      expect((await write('PATCH', `/ledger/allocations/${theirs}`, { consumer_generation: 1, allocations: { [rp]: { resources: { VCPU: 2 } } } }, B)).status).toBe(204);
+      expect((await write('PATCH', `/ledger/allocations/${mine}`, { consumer_generation: 1, allocations: { [rp]: { resources: { VCPU: 3 } } } })).status).toBe(204);
+      expect((await write('POST', '/allocations', { [mine]: claim(A, 2, 4), [stray]: claim(A, null) })).status).toBe(204);
+      expect((await write('POST', '/reshaper', {
+        inventories: { [rp]: { resource_provider_generation: 6, inventories: { VCPU: { total: 60 } } } }, allocations: { [mine]: claim(A, 3, 4) },
+      })).status).toBe(204);
+      expect((await write('DELETE', `/allocations/${mine}`)).status).toBe(204);
+      expect((await write('DELETE', `/allocations/${mine}`)).status).toBe(403);
+      expect((await opened.request('DELETE', `/allocations/${mine}`)).status).toBe(404);
+      expect([await asAdmin(theirs), await asAdmin(mine), await asAdmin(stray)]).toMatchObject([
+        { allocations: { [rp]: { resources: { VCPU: 2 } } }, project_id: B }, { allocations: {} }, { allocations: { [rp]: { resources: { VCPU: 1 } } }, project_id: A },
+      ]);
     });
   });
 });

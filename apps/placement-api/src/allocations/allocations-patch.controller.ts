@@ -6,7 +6,8 @@ import { PatchAllocations } from '#placement/allocations/index.js';
 import { ApiRoute } from '../platform/api-route.js';
 import { extractJson, isUuidLike } from '../platform/json-body.js';
 import { httpBadRequest } from '../platform/placement-error.js';
-import { RawBody, Who } from '../platform/request-params.js';
+import type { Access } from '../platform/policy/access.js';
+import { Judged, RawBody, Who } from '../platform/request-params.js';
 import { canonicalUuid } from './allocation-body.js';
 import { ALLOCATIONS_PATCH, MERGE_PATCH } from './allocations-patch.schema.js';
 
@@ -21,9 +22,9 @@ export class AllocationsPatchController {
   @Patch('allocations/:consumer_uuid')
   @HttpCode(204)
   @ApiRoute({ consumes: MERGE_PATCH })
-  async patch(@Who() caller: Caller, @Param('consumer_uuid') consumer: string, @RawBody() body: string | undefined) {
+  async patch(@Who() caller: Caller, @Param('consumer_uuid') consumer: string, @Judged() access: Access, @RawBody() body: string | undefined) {
     if (!isUuidLike(consumer)) throw httpBadRequest(`Malformed consumer_uuid: ${consumer}`);
     const patch = extractJson<AllocationsPatch>(body, ALLOCATIONS_PATCH);
-    await this.commands.execute(new PatchAllocations(canonicalUuid(consumer), patch, caller));
+    await this.commands.execute(new PatchAllocations(canonicalUuid(consumer), patch, caller, access));
   }
 }

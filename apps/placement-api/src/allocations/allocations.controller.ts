@@ -44,32 +44,35 @@ export class AllocationsController {
   @Put('allocations/:consumer_uuid')
   @HttpCode(204)
   @ApiRoute({ consumes: true })
-  async replace(@Ver() version: Version, @Who() caller: Caller, @Param('consumer_uuid') consumer: string, @RawBody() body: string | undefined) {
+  async replace(
+    @Ver() version: Version, @Who() caller: Caller, @Param('consumer_uuid') consumer: string, @Judged() access: Access, @RawBody() body: string | undefined,
+  ) {
     if (!isUuidLike(consumer)) throw httpBadRequest(`Malformed consumer_uuid: ${consumer}`);
     const data = extractJson(body, putSchemaFor(version));
-    await this.commands.execute(new WriteAllocations('consumer', [consumerClaimFrom(canonicalUuid(consumer), data, version, this.owners)], caller));
+    const claim = consumerClaimFrom(canonicalUuid(consumer), data, version, this.owners);
+    await this.commands.execute(new WriteAllocations('consumer', [claim], caller, access));
   }
 
   @Delete('allocations/:consumer_uuid')
   @HttpCode(204)
-  async remove(@Who() caller: Caller, @Param('consumer_uuid') consumer: string) {
-    await this.commands.execute(new DeleteAllocations(consumer, caller));
+  async remove(@Who() caller: Caller, @Param('consumer_uuid') consumer: string, @Judged() access: Access) {
+    await this.commands.execute(new DeleteAllocations(consumer, caller, access));
   }
 
   @Post('allocations')
   @HttpCode(204)
   @ApiRoute({ since: '1.13', consumes: true })
-  async batch(@Ver() version: Version, @Who() caller: Caller, @RawBody() body: string | undefined) {
+  async batch(@Ver() version: Version, @Who() caller: Caller, @Judged() access: Access, @RawBody() body: string | undefined) {
     const data = extractJson(body, postSchemaFor(version));
-    await this.commands.execute(new WriteAllocations('batch', batchClaimsFrom(data, version, this.owners), caller));
+    await this.commands.execute(new WriteAllocations('batch', batchClaimsFrom(data, version, this.owners), caller, access));
   }
 
   @Post('reshaper')
   @HttpCode(204)
   @ApiRoute({ since: '1.30', consumes: true })
-  async reshape(@Ver() version: Version, @Who() caller: Caller, @RawBody() body: string | undefined) {
+  async reshape(@Ver() version: Version, @Who() caller: Caller, @Judged() access: Access, @RawBody() body: string | undefined) {
     const { inventories, claims } = reshapeFrom(extractJson(body, reshaperSchemaFor(version)), version, this.owners);
-    await this.commands.execute(new ReshapeProviders(inventories, claims, caller));
+    await this.commands.execute(new ReshapeProviders(inventories, claims, caller, access));
   }
 
   @Get('resource_providers/:uuid/allocations')

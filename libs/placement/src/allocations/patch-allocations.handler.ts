@@ -4,6 +4,7 @@ import { mergeAllocationsPatch } from '#domain/allocation-patch/index.js';
 import { ProviderLookups } from '../read-models/provider-lookups.js';
 import { PatchAllocations } from './allocation.commands.js';
 import { classesNamed } from './allocation-command.handlers.js';
+import { judgeClaims } from './claim-access.js';
 import { ClaimWriter } from './claim-writer.js';
 
 /** What the ledger history shows of a patch: its events are the claim's own, marked in the metadata. */
@@ -19,7 +20,7 @@ const MERGE_PATCH_OPERATION = { operation: 'merge-patch' } as const;
 export class PatchAllocationsHandler implements ICommandHandler<PatchAllocations, void> {
   constructor(private readonly claims: ClaimWriter, private readonly lookups: ProviderLookups) {}
 
-  async execute({ consumerUuid, patch, caller }: PatchAllocations) {
+  async execute({ consumerUuid, patch, caller, access }: PatchAllocations) {
     await this.claims.write(caller, {
       consumers: [consumerUuid],
       providers: (consumers) => {
@@ -29,7 +30,12 @@ export class PatchAllocationsHandler implements ICommandHandler<PatchAllocations
         return providersTouched([mergeAllocationsPatch(consumerUuid, current, patch)], consumers);
       },
       decide: async (state) => {
-        const claim: ConsumerClaim = mergeAllocationsPatch(consumerUuid, state.consumers[consumerUuid] ?? { status: 'absent' }, patch);
+        const current = state.consumers[consumerUuid] ?? { status: 'absent' as const };
+        // A consumer nobody holds is no project's: to a caller who may not act for every project
+        // it is refused (403), not reported missing (404), as GET /allocations/{consumer} does.
+        if (current.status !== 'active') access.require(null);
+        const claim: ConsumerClaim = mergeAllocationsPatch(consumerUuid, current, patch);
+        judgeClaims(access, [claim], state.consumers);
         const unknownClasses = await this.lookups.unknownResourceClasses(classesNamed([claim]));
         return decideClaim({ type: 'ClaimAllocations', form: 'consumer', claims: [claim], unknownClasses }, state);
       },

@@ -3,7 +3,6 @@ import { RevertTargets } from './revert-targets.js';
 import { UndoService } from './undo.service.js';
 
 export * from './undo-request.js';
-export type { UndoAccess } from './undo-access.js';
 export * from './undo-outcome.js';
 export * from './revert-targets.js';
 export * from './undo.service.js';

@@ -1,12 +1,7 @@
 import type { ConsumerState } from '#domain/consumer/index.js';
-import type { EventOwner } from '../ledger/event-owners.js';
+import { holderOf, judgeConsumerWrite, OwnerAccess } from '../shared/owner-access.js';
 import type { Targets } from './undo-facts.js';
 import type { RestoreScope } from './undo-request.js';
-
-/** The judgement of the route that asked for the undo (the API's Access): refuses an owner the caller may not act for. */
-export interface UndoAccess {
-  require(owner: EventOwner | null): void;
-}
 
 /**
  * An undo writes each stream it takes back, and its plan shows them, so each is judged against
@@ -15,18 +10,15 @@ export interface UndoAccess {
  * and an undo that takes back no consumer at all, are no project's data: only a caller who may
  * act for every project takes them back.
  */
-export function judgeTargets(access: UndoAccess, targets: Targets, consumersNow: Readonly<Record<string, ConsumerState>>): void {
+export function judgeTargets(access: OwnerAccess, targets: Targets, consumersNow: Readonly<Record<string, ConsumerState>>): void {
   if (targets.providers.size > 0 || targets.consumers.size === 0) access.require(null);
-  for (const [uuid, then] of targets.consumers) {
-    const owners = [consumersNow[uuid], then].flatMap((state) => (state.status === 'active' ? [{ projectId: state.projectId, userId: state.userId }] : []));
-    for (const owner of owners.length > 0 ? owners : [null]) access.require(owner);
-  }
+  for (const [uuid, then] of targets.consumers) judgeConsumerWrite(access, holderOf(consumersNow[uuid]), holderOf(then));
 }
 
 /**
  * A restore naming providers or aggregates takes back providers, whatever else it resolves to:
  * refused at once to a caller judgeTargets would refuse, before their past is read.
  */
-export function judgeScope(access: UndoAccess, scope: RestoreScope): void {
+export function judgeScope(access: OwnerAccess, scope: RestoreScope): void {
   if (scope.providers.length > 0 || scope.aggregates.length > 0) access.require(null);
 }

@@ -10,9 +10,10 @@ import { ProviderLookups } from '../read-models/provider-lookups.js';
 import { Attempt } from '../shared/attempt.js';
 import { Caller } from '../shared/caller.js';
 import { CommandRunner } from '../shared/command-runner.js';
+import { OwnerAccess } from '../shared/owner-access.js';
 import { READ_DB, ReadDb } from '../shared/read-db.js';
 import { RestoreTargets } from './restore-targets.js';
-import { judgeScope, judgeTargets, UndoAccess } from './undo-access.js';
+import { judgeScope, judgeTargets } from './undo-access.js';
 import { LaterWrite, RequestStreams, RevertTargets } from './revert-targets.js';
 import { gatherUndoInput, Targets } from './undo-facts.js';
 import { outcomeOf, UndoOutcome } from './undo-outcome.js';
@@ -36,7 +37,7 @@ export class UndoService {
   ) {}
 
   /** `access` judges every stream the undo would take back against its owner (undo-access.ts), before it is planned. */
-  async run(request: UndoRequest, caller: Caller, options: UndoOptions, access: UndoAccess): Promise<UndoOutcome> {
+  async run(request: UndoRequest, caller: Caller, options: UndoOptions, access: OwnerAccess): Promise<UndoOutcome> {
     if (request.kind === 'restore') judgeScope(access, request.scope);
     const reverted = request.kind === 'revert' ? await this.requestStreams(request.requestId, access) : null;
     const targets: Targets = request.kind === 'revert' ? revertTargetsOf(reverted!) : await this.restores.resolve(request.scope, request.asOf);
@@ -61,7 +62,7 @@ export class UndoService {
     }, { metadata });
   }
 
-  private async requestStreams(requestId: string, access: UndoAccess): Promise<RequestStreams> {
+  private async requestStreams(requestId: string, access: OwnerAccess): Promise<RequestStreams> {
     const events = await this.store.readRequest(requestId);
     if (events.length === 0) {
       // Only to a caller who may act for every project: to the others, a request of another

@@ -58,12 +58,15 @@ export const ROUTE_POLICIES: Readonly<Record<string, RoutePolicy | null>> = {
   'PUT /resource_providers/:uuid/traits': caller('placement:resource_providers:traits:update'),
   'DELETE /resource_providers/:uuid/traits': caller('placement:resource_providers:traits:delete'),
 
-  'POST /allocations': caller('placement:allocations:manage'),
   // Upstream judges against the caller's own project; we judge against the consumer's, so that a
-  // rule opened to project readers shows each project only its own consumers.
+  // rule opened to project readers shows each project only its own consumers, and one opened to
+  // its members lets each write only its own: every consumer a write touches is judged against the
+  // project and user holding it before and those it is charged to after (claim-access.ts). The
+  // providers it claims on are no project's: the guard judges the caller's own project for them.
+  'POST /allocations': data('placement:allocations:manage'),
   'GET /allocations/:consumer_uuid': data('placement:allocations:list'),
-  'PUT /allocations/:consumer_uuid': caller('placement:allocations:update'),
-  'DELETE /allocations/:consumer_uuid': caller('placement:allocations:delete'),
+  'PUT /allocations/:consumer_uuid': data('placement:allocations:update'),
+  'DELETE /allocations/:consumer_uuid': data('placement:allocations:delete'),
 
   'GET /allocation_candidates': caller('placement:allocation_candidates:list'),
 
@@ -76,7 +79,8 @@ export const ROUTE_POLICIES: Readonly<Record<string, RoutePolicy | null>> = {
   // (webob's GET.get: the last value of a repeated parameter; None when absent).
   'GET /usages': asked('placement:usages'),
 
-  'POST /reshaper': caller('placement:reshaper:reshape'),
+  // Its inventories are judged against the caller, its consumers each against their own, as PUT /allocations.
+  'POST /reshaper': data('placement:reshaper:reshape'),
 
   // Ours, outside upstream's URL space and its rules: probes and the metrics scrape, which the
   // pipeline lets in without a token (they name no project unless the operator asks, see
@@ -106,8 +110,8 @@ export const ROUTE_POLICIES: Readonly<Record<string, RoutePolicy | null>> = {
   'GET /ledger/as-of/usages': asked('placement:usages'),
   'GET /ledger/explain/allocation_candidates': caller('placement:allocation_candidates:list'),
 
-  // Ours: a merge patch of a consumer's allocations writes what PUT /allocations/{consumer} writes, under its rule.
-  'PATCH /ledger/allocations/:consumer_uuid': caller('placement:allocations:update'),
+  // Ours: a merge patch of a consumer's allocations writes what PUT /allocations/{consumer} writes, under its rule and target.
+  'PATCH /ledger/allocations/:consumer_uuid': data('placement:allocations:update'),
 
   // Ours: undoing an incident writes to any provider and consumer in scope and shows them in its
   // plan: an operator's act by default, and judged against each stream's owner, so that a rule
