@@ -28,7 +28,7 @@ function table(rows: readonly MatrixRow[], modes: readonly Mode[], keep: (row: M
 }
 
 /** The rows the opened file changes, and those of the rules it names even where they still refuse. */
-const opened = (row: MatrixRow, index: number) => (row.rule !== null && row.rule in OPENED_POLICY)
+const shownOpened = (row: MatrixRow, index: number) => (row.rule !== null && row.rule in OPENED_POLICY)
   || PRINCIPALS.some((principal) => row.cases[index].verdicts.opened[principal] !== row.cases[index].verdicts.scope_on[principal]);
 
 /** The matrix as docs/authorization.md shows it, between its two markers. */
@@ -46,7 +46,7 @@ export function renderMatrix(rows: readonly MatrixRow[] = ACCESS_MATRIX): string
     ...Object.entries(OPENED_POLICY).map(([rule, check]) => `"${rule}": "${check}"`),
     '```',
     '',
-    table(rows, ['opened'], opened),
+    table(rows, ['opened'], shownOpened),
     '<!-- end of access matrix -->',
   ].join('\n');
 }
